@@ -1,0 +1,242 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { resolveBaseUrl, tokenUrl } from '../nodes/AbbyyVantage/transport/baseUrl';
+
+export const DEFAULT_SCOPE = 'openid permissions global.wildcard';
+
+/** What a token endpoint's OAuth error means for the user, by RFC 6749 error code. */
+const OAUTH_HINTS: Record<string, string> = {
+	invalid_grant:
+		'Check Username and Password (and Tenant ID if set). Accounts that sign in through an external identity provider (SSO) cannot use this credential',
+	invalid_client: 'Check Client ID and Client Secret',
+	unauthorized_client:
+		'This API client may not use the password grant: ask your Vantage administrator to allow it',
+	unsupported_grant_type:
+		'This API client may not use the password grant: ask your Vantage administrator to allow it',
+	invalid_scope: 'Check Scope',
+	invalid_request: 'Check the Base URL: it may not point at ABBYY Vantage',
+};
+
+function responseOf(error: unknown): { status?: number; data?: unknown } | undefined {
+	const e = error as { response?: { status?: number; data?: unknown }; cause?: unknown };
+	return e?.response ?? (e?.cause as { response?: { status?: number; data?: unknown } })?.response;
+}
+
+function parseJson(data: unknown): IDataObject | undefined {
+	if (data && typeof data === 'object' && !Buffer.isBuffer(data)) return data as IDataObject;
+	const text = Buffer.isBuffer(data) ? data.toString('utf8') : typeof data === 'string' ? data : '';
+	try {
+		const parsed: unknown = JSON.parse(text);
+		return parsed && typeof parsed === 'object' ? (parsed as IDataObject) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Never let a secret through, even if a server or proxy echoes it back. */
+function redact(text: string, secrets: unknown[]): string {
+	let out = text;
+	for (const secret of secrets) {
+		if (typeof secret === 'string' && secret.length >= 3) out = out.split(secret).join('***');
+	}
+	return out;
+}
+
+/**
+ * A readable sign-in failure built from the status and OAuth error only. The original error is
+ * dropped on purpose: its request config holds the password and client secret.
+ */
+function signInError(
+	error: unknown,
+	url: string,
+	credentials: ICredentialDataDecryptedObject,
+): Error {
+	const response = responseOf(error);
+	const secrets = [credentials.password, credentials.clientSecret, credentials.accessToken];
+	let message: string;
+	if (response?.status) {
+		const body = parseJson(response.data);
+		const code = typeof body?.error === 'string' ? body.error : undefined;
+		const description =
+			typeof body?.error_description === 'string' ? `: ${body.error_description}` : '';
+		message = code
+			? `ABBYY Vantage refused the sign-in (${code}${description}). ${OAUTH_HINTS[code] ?? 'Check the credential'}`
+			: `ABBYY Vantage refused the sign-in with HTTP ${response.status}. Check the Base URL, Client ID and Client Secret`;
+	} else {
+		const code = (error as { code?: string })?.code;
+		message = `Could not reach the ABBYY Vantage token endpoint ${url}${code ? ` (${code})` : ''}. Check Region or Base URL`;
+	}
+	const signIn = new Error(redact(message, secrets));
+	signIn.name = 'VantageSignInError';
+	return signIn;
+}
+
+export class AbbyyVantageApi implements ICredentialType {
+	name = 'abbyyVantageApi';
+
+	displayName = 'ABBYY Vantage API';
+
+	icon: Icon = {
+		light: 'file:../icons/abbyyVantage.svg',
+		dark: 'file:../icons/abbyyVantage.dark.svg',
+	};
+
+	documentationUrl =
+		'https://docs.abbyy.com/vantage/developer/authentication/resource-owner-password-credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Region',
+			name: 'region',
+			type: 'options',
+			options: [
+				{ name: 'Australia', value: 'au' },
+				{
+					name: 'Custom',
+					value: 'custom',
+					description: 'On-premises installation or a test server',
+				},
+				{ name: 'Europe', value: 'eu' },
+				{ name: 'United States', value: 'us' },
+			],
+			default: 'us',
+			description: 'The Vantage cloud region your tenant lives in',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. https://vantage.example.com',
+			description: 'Address of your Vantage installation. Must use https, except for localhost.',
+			displayOptions: { show: { region: ['custom'] } },
+		},
+		{
+			displayName: 'Tenant ID',
+			name: 'tenantId',
+			type: 'string',
+			default: '',
+			description:
+				'Optional. Set it when your e-mail belongs to several tenants: sign-in then uses the tenant-specific token endpoint.',
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'ID of the API client your Vantage administrator registered for the tenant',
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Username',
+			name: 'username',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. name@example.com',
+			description:
+				'E-mail of a Vantage user. Users who sign in through an external identity provider (SSO) cannot use this password sign-in.',
+		},
+		{
+			displayName: 'Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Scope',
+			name: 'scope',
+			type: 'string',
+			default: DEFAULT_SCOPE,
+			description:
+				'OAuth scopes to request; keep the default unless your administrator says otherwise',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+	];
+
+	/**
+	 * OAuth2 password grant. n8n calls this when the stored token is empty, after a 401 (then it
+	 * retries the request once), and on the Test button; it stores the returned token.
+	 */
+	async preAuthentication(
+		this: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<IDataObject> {
+		const url = tokenUrl(resolveBaseUrl(credentials), credentials.tenantId);
+		const form = new URLSearchParams({
+			grant_type: 'password',
+			scope: String(credentials.scope || DEFAULT_SCOPE),
+			username: String(credentials.username ?? ''),
+			password: String(credentials.password ?? ''),
+			client_id: String(credentials.clientId ?? ''),
+			client_secret: String(credentials.clientSecret ?? ''),
+		});
+		let response: unknown;
+		try {
+			response = await this.helpers.httpRequest({
+				method: 'POST',
+				url,
+				body: form.toString(),
+				headers: {
+					'Content-Type': 'application/x-www-form-urlencoded',
+					Accept: 'application/json',
+				},
+			});
+		} catch (error) {
+			throw signInError(error, url, credentials);
+		}
+		const token = parseJson(response)?.access_token;
+		if (typeof token !== 'string' || token === '') {
+			const missing = new Error(
+				`The token endpoint ${url} answered without an access token. Check Region or Base URL`,
+			);
+			missing.name = 'VantageSignInError';
+			throw missing;
+		}
+		return { accessToken: token };
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.accessToken}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL:
+				'={{$credentials.region === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : "https://vantage-" + $credentials.region + ".abbyy.com"}}',
+			url: '/api/publicapi/v1/catalogs',
+			method: 'GET',
+		},
+	};
+}

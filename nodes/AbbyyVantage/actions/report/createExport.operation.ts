@@ -1,0 +1,128 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+
+import { toUtcDateTime } from '../../helpers/dates';
+import { runPerItem } from '../../helpers/items';
+import { invalid, optionalText } from '../../helpers/validation';
+import { apiPath, type VantageClient } from '../../transport';
+import { readOptions } from '../common';
+import { REPORT_ACCESS_HINTS } from './shared';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Start Date',
+		name: 'startDate',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		description:
+			'Include transaction steps completed at or after this time. Vantage keeps 12 months of reporting data.',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'End Date',
+				name: 'endDate',
+				type: 'dateTime',
+				default: '',
+				description: 'Include steps completed up to this time. Empty means now.',
+			},
+			{
+				displayName: 'Send Email Notification',
+				name: 'sendEmailNotification',
+				type: 'boolean',
+				default: false,
+				description: 'Whether Vantage e-mails the credential’s user when the export is ready',
+			},
+			{
+				displayName: 'Skill ID',
+				name: 'skillId',
+				type: 'string',
+				default: '',
+				description: 'Only include transactions of this skill',
+			},
+			{
+				displayName: 'Transaction ID',
+				name: 'transactionId',
+				type: 'string',
+				default: '',
+				description: 'Only include this transaction',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['report'], operation: ['createExport'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, items, async (itemIndex) => {
+		const fields = readOptions(this, itemIndex, 'additionalFields');
+		const startDate = toUtcDateTime(
+			this,
+			itemIndex,
+			'Start Date',
+			this.getNodeParameter('startDate', itemIndex),
+		);
+		const filters: IDataObject = { startDate };
+		if (fields.endDate !== undefined && fields.endDate !== '' && fields.endDate !== null) {
+			filters.endDate = toUtcDateTime(this, itemIndex, 'End Date', fields.endDate);
+			if (Date.parse(filters.endDate as string) < Date.parse(startDate)) {
+				throw invalid(
+					this,
+					itemIndex,
+					`End Date (${filters.endDate}) is before Start Date (${startDate})`,
+				);
+			}
+		}
+		const skillId = optionalText(this, itemIndex, 'Skill ID', fields.skillId);
+		if (skillId) filters.skillId = skillId;
+		const transactionId = optionalText(this, itemIndex, 'Transaction ID', fields.transactionId);
+		if (transactionId) filters.transactionId = transactionId;
+		if (
+			fields.sendEmailNotification !== undefined &&
+			typeof fields.sendEmailNotification !== 'boolean'
+		) {
+			throw invalid(this, itemIndex, 'Send Email Notification must be true or false');
+		}
+		const body: IDataObject = { filters };
+		if (fields.sendEmailNotification === true) body.sendEmailNotification = true;
+
+		const response = await client.request<IDataObject | undefined>({
+			method: 'POST',
+			path: apiPath`/api/reporting/v2/exports/transaction-steps`,
+			body,
+			idempotent: false,
+			itemIndex,
+			action: 'creating the transaction-steps export',
+			hints: REPORT_ACCESS_HINTS,
+		});
+		const requestId = response?.requestId;
+		if (typeof requestId !== 'string' || requestId === '') {
+			throw new NodeApiError(this.getNode(), (response ?? {}) as JsonObject, {
+				message: `ABBYY Vantage answered without a request ID [item ${itemIndex}]`,
+				description:
+					'The export may have been created: list your export requests in Vantage to find it.',
+				itemIndex,
+			});
+		}
+		return { json: { requestId, ...body } };
+	});
+}

@@ -1,0 +1,146 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { mapConcurrent } from '../../helpers/concurrency';
+import { runPerItem, withErrorOutput, type ItemOutput } from '../../helpers/items';
+import { invalid, requireInteger, requireOption, requireText } from '../../helpers/validation';
+import { apiPath, type VantageClient } from '../../transport';
+import { concurrencyOption, readConcurrency, readOptions } from '../common';
+import { getExportStatus, readRequestId, REPORT_ACCESS_HINTS, requestIdProperty } from './shared';
+
+const MAX_CONCURRENCY = 10;
+const INT32_MAX = 2147483647;
+
+const properties: INodeProperties[] = [
+	requestIdProperty,
+	{
+		displayName: 'Files',
+		name: 'files',
+		type: 'options',
+		options: [
+			{ name: 'All Files', value: 'all', description: 'One output item per result file' },
+			{ name: 'One File', value: 'one', description: 'Only the file at File Index' },
+		],
+		default: 'all',
+	},
+	{
+		displayName: 'File Index',
+		name: 'fileIndex',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		description: 'Zero-based index of the result file, from 0 to the export’s file count minus one',
+		displayOptions: { show: { files: ['one'] } },
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		hint: 'The name of the output binary field to put the CSV file in',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [concurrencyOption(1, MAX_CONCURRENCY, 'files')],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['report'], operation: ['downloadExportFiles'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency(this, readOptions(this, 0), 1, MAX_CONCURRENCY);
+	return await runPerItem(this, items, async (itemIndex) => {
+		const requestId = readRequestId(this, itemIndex);
+		const files = requireOption(
+			this,
+			itemIndex,
+			'Files',
+			this.getNodeParameter('files', itemIndex),
+			['all', 'one'] as const,
+		);
+		const wanted =
+			files === 'one'
+				? requireInteger(
+						this,
+						itemIndex,
+						'File Index',
+						this.getNodeParameter('fileIndex', itemIndex),
+						0,
+						INT32_MAX,
+					)
+				: undefined;
+		const binaryProperty = requireText(
+			this,
+			itemIndex,
+			'Put Output File in Field',
+			this.getNodeParameter('binaryPropertyName', itemIndex),
+		);
+
+		// Only a succeeded export has files; asking first gives a clear error instead of an empty file.
+		const status = await getExportStatus(client, requestId, itemIndex);
+		if (status.status !== 'Succeeded') {
+			throw withErrorOutput(
+				new NodeOperationError(
+					this.getNode(),
+					`Export ${requestId} has no files to download: its status is ${status.status} [item ${itemIndex}]`,
+					{
+						itemIndex,
+						description:
+							status.status === 'Failed' || status.status === 'Cancelled'
+								? `Create a new export. Correlation ID for ABBYY support: ${status.correlationId ?? 'none'}.`
+								: 'Use Wait For Export before downloading.',
+					},
+				),
+				{ ...status },
+			);
+		}
+		const count = status.totalFileCount ?? 0;
+		if (wanted !== undefined && wanted >= count) {
+			throw invalid(
+				this,
+				itemIndex,
+				`File Index ${wanted} is out of range: export ${requestId} has ${count} file${count === 1 ? '' : 's'}${count ? ` (0–${count - 1})` : ''}`,
+			);
+		}
+		const indexes = wanted !== undefined ? [wanted] : Array.from({ length: count }, (_, i) => i);
+		const settled = await mapConcurrent(
+			indexes,
+			concurrency,
+			async (fileIndex): Promise<ItemOutput> => {
+				const bytes = await client.request<Buffer>({
+					method: 'GET',
+					path: apiPath`/api/reporting/v2/exports/transaction-steps/${requestId}/result/${fileIndex}`,
+					idempotent: true,
+					binary: true,
+					itemIndex,
+					action: `downloading file ${fileIndex} of export ${requestId}`,
+					hints: REPORT_ACCESS_HINTS,
+				});
+				const fileName = `export-${requestId}-${fileIndex}.csv`;
+				const binary = await this.helpers.prepareBinaryData(bytes, fileName, 'text/csv');
+				return {
+					json: { requestId, fileIndex, fileName, totalFileCount: count, fileSize: bytes.length },
+					binary: { [binaryProperty]: binary },
+				};
+			},
+		);
+		const outputs: ItemOutput[] = [];
+		for (const result of settled) {
+			if (result.status === 'rejected') throw result.reason;
+			outputs.push(result.value);
+		}
+		return outputs;
+	});
+}

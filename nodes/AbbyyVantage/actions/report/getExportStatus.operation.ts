@@ -1,0 +1,42 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { runPerItem } from '../../helpers/items';
+import type { VantageClient } from '../../transport';
+import { concurrencyOption, readConcurrency, readOptions } from '../common';
+import { getExportStatus, readRequestId, requestIdProperty } from './shared';
+
+const MAX_CONCURRENCY = 20;
+
+const properties: INodeProperties[] = [
+	requestIdProperty,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [concurrencyOption(1, MAX_CONCURRENCY, 'items')],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['report'], operation: ['getExportStatus'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency(this, readOptions(this, 0), 1, MAX_CONCURRENCY);
+	return await runPerItem(
+		this,
+		items,
+		async (itemIndex) => ({
+			json: await getExportStatus(client, readRequestId(this, itemIndex), itemIndex),
+		}),
+		concurrency,
+	);
+}

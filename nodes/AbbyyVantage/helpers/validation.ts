@@ -1,0 +1,145 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { pathSegmentProblem } from '../transport/path';
+
+/**
+ * Input checks that run before any request. Each failure names the parameter as the user sees
+ * it and ends with the item, as n8n's UX guidelines ask.
+ */
+export function invalid(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	description?: string,
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `${message} [item ${itemIndex}]`, {
+		itemIndex,
+		description,
+	});
+}
+
+function show(value: unknown): string {
+	if (typeof value === 'string') return JSON.stringify(value);
+	try {
+		return JSON.stringify(value) ?? String(value);
+	} catch {
+		return String(value);
+	}
+}
+
+/** A required text parameter, trimmed. Numbers are accepted (ids typed as expressions). */
+export function requireText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	displayName: string,
+	value: unknown,
+): string {
+	const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+	if (typeof text !== 'string') {
+		throw invalid(ctx, itemIndex, `${displayName} must be text, not ${show(value)}`);
+	}
+	if (text.trim() === '') throw invalid(ctx, itemIndex, `${displayName} is empty`);
+	return text.trim();
+}
+
+/** An optional text parameter: undefined when empty, so it is left out of the request. */
+export function optionalText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	displayName: string,
+	value: unknown,
+): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	if (typeof value === 'string' && value.trim() === '') return undefined;
+	return requireText(ctx, itemIndex, displayName, value);
+}
+
+/**
+ * A value that becomes one URL path segment. Ids are trimmed (pasted UUIDs often carry spaces);
+ * names such as catalog ids are kept exactly as given with `trim: false`.
+ */
+export function requirePathParameter(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	displayName: string,
+	value: unknown,
+	{ trim = true } = {},
+): string {
+	const trimmed = requireText(ctx, itemIndex, displayName, value);
+	const text = trim ? trimmed : String(value);
+	const problem = pathSegmentProblem(text);
+	if (problem) throw invalid(ctx, itemIndex, `${displayName} ${problem}`);
+	return text;
+}
+
+/** An integer within bounds; numeric text such as "3" is accepted. */
+export function requireInteger(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	displayName: string,
+	value: unknown,
+	min: number,
+	max: number,
+): number {
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)
+				? Number(value)
+				: NaN;
+	if (!Number.isFinite(number)) {
+		throw invalid(ctx, itemIndex, `${displayName} must be a whole number, not ${show(value)}`);
+	}
+	if (!Number.isInteger(number)) {
+		throw invalid(ctx, itemIndex, `${displayName} must be a whole number, not ${number}`);
+	}
+	if (number < min || number > max) {
+		throw invalid(
+			ctx,
+			itemIndex,
+			`${displayName} must be between ${min} and ${max}, not ${number}`,
+		);
+	}
+	return number;
+}
+
+/** A number of seconds within bounds (fractions allowed), as milliseconds. */
+export function requireSeconds(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	displayName: string,
+	value: unknown,
+	min: number,
+	max: number,
+): number {
+	const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof seconds !== 'number' || !Number.isFinite(seconds)) {
+		throw invalid(ctx, itemIndex, `${displayName} must be a number of seconds, not ${show(value)}`);
+	}
+	if (seconds < min || seconds > max) {
+		throw invalid(
+			ctx,
+			itemIndex,
+			`${displayName} must be between ${min} and ${max} seconds, not ${seconds}`,
+		);
+	}
+	return Math.round(seconds * 1000);
+}
+
+/** One of the allowed option values (expressions can produce anything). */
+export function requireOption<T extends string>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	displayName: string,
+	value: unknown,
+	allowed: readonly T[],
+): T {
+	if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
+		return value as T;
+	throw invalid(
+		ctx,
+		itemIndex,
+		`${displayName} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}, not ${show(value)}`,
+	);
+}

@@ -1,0 +1,86 @@
+/**
+ * Where the credential points: a regional cloud host or a custom base URL (on-premises, simulator).
+ * Shared by the credential (token endpoint) and the transport (API calls), so both refuse the
+ * same bad URLs before any request is sent.
+ */
+export const REGION_HOSTS: Record<string, string> = {
+	us: 'https://vantage-us.abbyy.com',
+	eu: 'https://vantage-eu.abbyy.com',
+	au: 'https://vantage-au.abbyy.com',
+};
+
+/** Thrown for a base URL that must not be used; the caller turns it into an n8n error. */
+export class BaseUrlError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'BaseUrlError';
+	}
+}
+
+function parseUrl(text: string): URL | undefined {
+	try {
+		return new URL(text);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Why the credential's base URL cannot be used, or undefined when it can. */
+export function baseUrlProblem(credentials: {
+	region?: unknown;
+	baseUrl?: unknown;
+}): string | undefined {
+	try {
+		resolveBaseUrl(credentials);
+		return undefined;
+	} catch (error) {
+		return (error as Error).message;
+	}
+}
+
+function isLoopback(hostname: string): boolean {
+	const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+	return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * The API base URL without a trailing slash. Custom URLs must be https (plain http only on a
+ * loopback host), and may not carry credentials, a query or a fragment: those would leak into
+ * logs or change every request.
+ */
+export function resolveBaseUrl(credentials: { region?: unknown; baseUrl?: unknown }): string {
+	const region = typeof credentials.region === 'string' ? credentials.region : 'us';
+	if (region !== 'custom') {
+		const host = REGION_HOSTS[region];
+		if (!host) throw new BaseUrlError(`Unknown region "${region}"`);
+		return host;
+	}
+	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
+	if (!raw)
+		throw new BaseUrlError('Base URL is empty: enter the address of your Vantage installation');
+	const url = parseUrl(raw);
+	if (!url) throw new BaseUrlError('Base URL is not a valid URL, e.g. https://vantage.example.com');
+	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
+		throw new BaseUrlError(
+			'Base URL must use https:// (plain http:// is allowed only for localhost)',
+		);
+	}
+	if (url.username || url.password) {
+		throw new BaseUrlError('Base URL must not contain a user name or password');
+	}
+	if (url.search || raw.includes('?'))
+		throw new BaseUrlError('Base URL must not contain a query (?…)');
+	if (url.hash || raw.includes('#'))
+		throw new BaseUrlError('Base URL must not contain a fragment (#…)');
+	return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/** The OAuth2 token endpoint; tenant-specific when a tenant id is set. */
+export function tokenUrl(baseUrl: string, tenantId: unknown): string {
+	const tenant = typeof tenantId === 'string' ? tenantId.trim() : '';
+	if (tenant === '.' || tenant === '..')
+		throw new BaseUrlError('Tenant ID must not be "." or ".."');
+	return tenant
+		? `${baseUrl}/auth2/${encodeURIComponent(tenant)}/connect/token`
+		: `${baseUrl}/auth2/connect/token`;
+}

@@ -1,0 +1,195 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { CancelledError, pause } from '../helpers/time';
+import { baseUrlProblem, resolveBaseUrl } from './baseUrl';
+import { describeFailure, toNodeApiError, type Failure } from './errors';
+import { PathParameterError } from './path';
+import {
+	backoffDelay,
+	DEFAULT_RETRY_SETTINGS,
+	parseRetryAfter,
+	RETRYABLE_STATUSES,
+	type RetrySettings,
+} from './retry';
+
+export { apiPath, pathSegmentProblem } from './path';
+export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './retry';
+
+export const CREDENTIAL_TYPE = 'abbyyVantageApi';
+
+export interface VantageRequest {
+	method: 'GET' | 'POST';
+	/** Built with `apiPath`, so every parameter is one encoded segment. */
+	path: string;
+	body?: unknown;
+	qs?: IDataObject;
+	/**
+	 * Safe to send again: reads, status polls, record deletion. A request that creates something
+	 * (export, transaction, document, reindex) is never sent twice once it may have reached Vantage.
+	 */
+	idempotent: boolean;
+	/** Return the body as bytes (export result files). */
+	binary?: boolean;
+	itemIndex?: number;
+	/** What the node is doing, for error descriptions ("creating the export"). */
+	action: string;
+	/** Extra advice per HTTP status. */
+	hints?: Partial<Record<number, string>>;
+}
+
+type Context = IExecuteFunctions | ILoadOptionsFunctions;
+
+/**
+ * The only code that talks to ABBYY Vantage. It sends through n8n's
+ * `httpRequestWithAuthentication` (credential sign-in, one refresh on 401, proxy, cancellation),
+ * retries what is safe to retry, and turns failures into NodeApiErrors without secrets.
+ */
+export class VantageClient {
+	private baseUrl?: string;
+
+	/** The first request runs alone, so a run over many items signs in once, not once per item. */
+	private firstRequest?: Promise<unknown>;
+
+	constructor(
+		private readonly ctx: Context,
+		readonly settings: RetrySettings = DEFAULT_RETRY_SETTINGS,
+	) {}
+
+	get signal(): AbortSignal | undefined {
+		const ctx = this.ctx as Partial<IExecuteFunctions>;
+		return typeof ctx.getExecutionCancelSignal === 'function'
+			? ctx.getExecutionCancelSignal()
+			: undefined;
+	}
+
+	async request<T = unknown>(req: VantageRequest): Promise<T> {
+		if (!this.firstRequest) {
+			const first = this.send<T>(req);
+			this.firstRequest = first.catch(() => undefined);
+			return await first;
+		}
+		await this.firstRequest;
+		return await this.send<T>(req);
+	}
+
+	private async resolveBaseUrl(itemIndex?: number): Promise<string> {
+		if (this.baseUrl) return this.baseUrl;
+		const credentials = await this.ctx.getCredentials(CREDENTIAL_TYPE);
+		const problem = baseUrlProblem(credentials);
+		if (problem) {
+			throw new NodeOperationError(this.ctx.getNode(), `Credential: ${problem}`, {
+				itemIndex,
+				description: 'Open the ABBYY Vantage credential and correct Region or Base URL.',
+			});
+		}
+		this.baseUrl = resolveBaseUrl(credentials);
+		return this.baseUrl;
+	}
+
+	private async send<T>(req: VantageRequest): Promise<T> {
+		const node = this.ctx.getNode();
+		const baseUrl = await this.resolveBaseUrl(req.itemIndex);
+		const options: IHttpRequestOptions = {
+			method: req.method,
+			url: baseUrl + req.path,
+			qs: req.qs,
+			headers: { Accept: req.binary ? '*/*' : 'application/json' },
+			timeout: this.settings.timeoutMs,
+		};
+		if (req.body !== undefined) {
+			options.body = JSON.stringify(req.body);
+			options.headers = { ...options.headers, 'Content-Type': 'application/json' };
+		}
+		if (req.binary) options.encoding = 'arraybuffer';
+
+		for (let attempt = 0; ; attempt++) {
+			let failure: Failure;
+			try {
+				const response: unknown = await this.ctx.helpers.httpRequestWithAuthentication.call(
+					this.ctx,
+					CREDENTIAL_TYPE,
+					options,
+				);
+				if (req.binary) return toBuffer(response) as T;
+				const parsed = parseResponse(response);
+				if (parsed !== MALFORMED) return parsed as T;
+				failure = { kind: 'malformed' };
+			} catch (error) {
+				if (error instanceof PathParameterError) {
+					throw new NodeOperationError(node, error.message, { itemIndex: req.itemIndex });
+				}
+				failure = this.signal?.aborted ? { kind: 'cancelled' } : describeFailure(error);
+			}
+			if (failure.kind === 'cancelled') {
+				throw new NodeOperationError(node, 'The execution was cancelled', {
+					itemIndex: req.itemIndex,
+				});
+			}
+			const delay = this.retryDelay(req, failure, attempt);
+			if (delay === undefined) {
+				throw toNodeApiError(node, failure, {
+					itemIndex: req.itemIndex,
+					action: req.action,
+					attempts: attempt + 1,
+					creates: !req.idempotent,
+					hints: req.hints,
+				});
+			}
+			try {
+				await pause(delay, this.signal);
+			} catch {
+				throw new NodeOperationError(node, new CancelledError().message, {
+					itemIndex: req.itemIndex,
+				});
+			}
+		}
+	}
+
+	/** Milliseconds to wait before sending again, or undefined to give up now. */
+	private retryDelay(req: VantageRequest, failure: Failure, attempt: number): number | undefined {
+		if (!req.idempotent || attempt >= this.settings.maxRetries) return undefined;
+		const transient =
+			failure.kind === 'network' ||
+			failure.kind === 'timeout' ||
+			failure.kind === 'malformed' ||
+			(failure.kind === 'http' && RETRYABLE_STATUSES.has(failure.status ?? 0));
+		if (!transient) return undefined;
+		const asked = parseRetryAfter(failure.retryAfter);
+		if (asked !== undefined) {
+			// Waiting less than asked would only be refused again; more than the ceiling is not allowed.
+			return asked <= this.settings.maxDelayMs ? asked : undefined;
+		}
+		return backoffDelay(attempt, this.settings);
+	}
+}
+
+const MALFORMED = Symbol('malformed');
+
+/** JSON whatever the content type (Vantage declares text/plain too); empty bodies are fine. */
+function parseResponse(response: unknown): unknown {
+	if (response === undefined || response === null) return undefined;
+	if (Buffer.isBuffer(response) || typeof response === 'string') {
+		const text = Buffer.isBuffer(response) ? response.toString('utf8') : response;
+		if (text.trim() === '') return undefined;
+		try {
+			return JSON.parse(text);
+		} catch {
+			return MALFORMED;
+		}
+	}
+	return response;
+}
+
+function toBuffer(response: unknown): Buffer {
+	if (Buffer.isBuffer(response)) return response;
+	if (response instanceof ArrayBuffer) return Buffer.from(response);
+	if (typeof response === 'string') return Buffer.from(response, 'utf8');
+	if (response === undefined || response === null) return Buffer.alloc(0);
+	return Buffer.from(JSON.stringify(response), 'utf8');
+}

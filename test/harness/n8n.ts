@@ -1,0 +1,311 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test harness: timers for cancellation, n8n-core's own DI container */
+/**
+ * Runs the ABBYY Vantage node through n8n's real execution engine (n8n-core's WorkflowExecute,
+ * ExecuteContext and request helpers), not through hand-written fakes. The one piece n8n's CLI
+ * normally supplies, the credentials helper, is reproduced here from n8n's own
+ * `CredentialsHelper`: it runs `preAuthentication` when the expirable token is empty or after a
+ * 401, stores what it returns, and resolves the generic `authenticate` expressions.
+ */
+import { createRequire } from 'node:module';
+import { BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	ICredentialsHelper,
+	Workflow,
+	type ICredentialDataDecryptedObject,
+	type ICredentials,
+	type ICredentialType,
+	type IDataObject,
+	type IHttpRequestHelper,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeCredentialsDetails,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypes,
+	type IRun,
+	type IRunExecutionData,
+	type IWorkflowExecuteAdditionalData,
+	type IRequestOptionsSimplified,
+	type ExecutionBaseError,
+} from 'n8n-workflow';
+
+import { AbbyyVantageApi } from '../../credentials/AbbyyVantageApi.credentials';
+import { AbbyyVantage } from '../../nodes/AbbyyVantage/AbbyyVantage.node';
+import { FIXTURE, type VantageSimulator } from '../simulator/simulator';
+
+export const NODE_TYPE = 'n8n-nodes-abbyy-vantage.abbyyVantage';
+export const NODE_NAME = 'ABBYY Vantage';
+const CREDENTIAL_ID = 'cred-1';
+
+const nodeType = new AbbyyVantage();
+const credentialType = new AbbyyVantageApi();
+
+const nodeTypes: INodeTypes = {
+	getByName: (type: string) => (type === NODE_TYPE ? nodeType : (undefined as unknown as INodeType)),
+	getByNameAndVersion: (type: string) =>
+		type === NODE_TYPE ? nodeType : (undefined as unknown as INodeType),
+	getKnownTypes: () => ({}),
+} as INodeTypes;
+
+/** The stored credential, as n8n's database would hold it between executions. */
+export class CredentialStore {
+	data: ICredentialDataDecryptedObject;
+	preAuthenticationCalls = 0;
+
+	constructor(data: ICredentialDataDecryptedObject) {
+		this.data = { accessToken: '', ...data };
+	}
+}
+
+export function simulatorCredentials(sim: VantageSimulator, overrides: IDataObject = {}): CredentialStore {
+	return new CredentialStore({
+		region: 'custom',
+		baseUrl: sim.url,
+		tenantId: '',
+		clientId: FIXTURE.clientId,
+		clientSecret: FIXTURE.clientSecret,
+		username: FIXTURE.username,
+		password: FIXTURE.password,
+		scope: FIXTURE.scope,
+		...(overrides as ICredentialDataDecryptedObject),
+	});
+}
+
+class TestCredentialsHelper extends ICredentialsHelper {
+	constructor(private readonly store: CredentialStore) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const authenticate = credentialType.authenticate;
+		if (typeName !== credentialType.name || !authenticate || typeof authenticate === 'function') {
+			throw new Error(`unexpected credential type ${typeName}`);
+		}
+		const options = requestOptions as IHttpRequestOptions & Record<string, unknown>;
+		for (const [outerKey, outer] of Object.entries(authenticate.properties)) {
+			const target = (options[outerKey] ??= {}) as Record<string, string>;
+			for (const [key, value] of Object.entries(outer as Record<string, string>)) {
+				target[key] = String(
+					workflow!.expression.getSimpleParameterValue(
+						node!,
+						value,
+						'internal',
+						{ $credentials: credentials },
+						undefined,
+						'',
+					) ?? '',
+				);
+			}
+		}
+		return options;
+	}
+
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const expirable = credentialType.properties.find(
+			(p) => p.type === 'hidden' && p.typeOptions?.expirable === true,
+		);
+		if (!expirable || typeName !== credentialType.name) return undefined;
+		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
+		this.store.preAuthenticationCalls++;
+		const output = await credentialType.preAuthentication!.call(helpers, credentials);
+		if (output[expirable.name] === undefined) return undefined;
+		this.store.data = { ...this.store.data, ...(output as ICredentialDataDecryptedObject) };
+		return Object.assign(credentials, output);
+	}
+
+	async runPreAuthentication(): Promise<undefined> {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('not used');
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		_nodeCredentials: INodeCredentialsDetails,
+	): Promise<ICredentialDataDecryptedObject> {
+		return { ...this.store.data };
+	}
+
+	async updateCredentials(_n: INodeCredentialsDetails, _t: string, data: ICredentialDataDecryptedObject) {
+		this.store.data = { ...data };
+	}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(): INodeProperties[] {
+		return credentialType.properties;
+	}
+}
+
+// n8n-core ships its own copy of the DI container; services must come from that copy.
+const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di') as {
+	Container: { get<T>(type: new (...args: never[]) => T): T };
+};
+
+let binaryReady: Promise<void> | undefined;
+async function initBinaryData(): Promise<void> {
+	binaryReady ??= Container.get(BinaryDataService).init();
+	await binaryReady;
+}
+
+export interface RunOptions {
+	parameters: INodeParameters;
+	/** Input items; plain objects become `{ json }`. Default: one empty item. */
+	items?: Array<IDataObject | INodeExecutionData>;
+	credentials: CredentialStore;
+	continueOnFail?: boolean;
+	/** Cancel the execution after this many milliseconds. */
+	cancelAfterMs?: number;
+	timezone?: string;
+}
+
+export interface RunResult {
+	/** The node's output items (first output). */
+	items: INodeExecutionData[];
+	/** The error the node threw, when it failed. */
+	error?: ExecutionBaseError;
+	status: IRun['status'];
+	run: IRun;
+	/** Milliseconds from start to finish. */
+	elapsedMs: number;
+}
+
+/** Execute the node once inside n8n's WorkflowExecute and return what n8n recorded. */
+export async function runNode(options: RunOptions): Promise<RunResult> {
+	await initBinaryData();
+	const node: INode = {
+		id: 'node-1',
+		name: NODE_NAME,
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: options.parameters,
+		credentials: { abbyyVantageApi: { id: CREDENTIAL_ID, name: 'ABBYY Vantage account' } },
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+	const workflow = new Workflow({
+		id: 'wf-test',
+		name: 'test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+		settings: { timezone: options.timezone ?? 'UTC' },
+	});
+	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
+		id: 'wf-test',
+		name: 'test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+	let resolveRun!: (run: IRun) => void;
+	const finished = new Promise<IRun>((resolve) => (resolveRun = resolve));
+	hooks.addHandler('workflowExecuteAfter', (run) => resolveRun(run));
+
+	const additionalData = {
+		credentialsHelper: new TestCredentialsHelper(options.credentials),
+		hooks,
+		executeWorkflow: async () => {
+			throw new Error('not supported in tests');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://localhost/rest',
+		instanceBaseUrl: 'http://localhost/',
+		formBaseUrl: '',
+		formWaitingBaseUrl: '',
+		formTestBaseUrl: '',
+		webhookBaseUrl: '',
+		webhookWaitingBaseUrl: '',
+		webhookTestBaseUrl: '',
+		mcpBaseUrl: '',
+		mcpTestBaseUrl: '',
+		variables: {},
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('not supported in tests');
+		},
+		executionId: 'exec-1',
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	const items = (options.items ?? [{}]).map((item) =>
+		'json' in item && typeof item.json === 'object' ? (item as INodeExecutionData) : { json: item as IDataObject },
+	);
+	const runExecutionData: IRunExecutionData = {
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			metadata: {},
+			nodeExecutionStack: [{ node, data: { main: [items] }, source: null }],
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
+	} as unknown as IRunExecutionData;
+
+	const started = Date.now();
+	const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData);
+	const processing = execution.processRunExecutionData(workflow);
+	let timer: NodeJS.Timeout | undefined;
+	if (options.cancelAfterMs !== undefined) {
+		timer = setTimeout(() => processing.cancel(), options.cancelAfterMs);
+	}
+	processing.catch(() => undefined);
+	const run = await finished;
+	if (timer) clearTimeout(timer);
+	const elapsedMs = Date.now() - started;
+	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
+	return {
+		items: taskData?.data?.main?.[0] ?? [],
+		error: (taskData?.error ?? run.data.resultData.error) as ExecutionBaseError | undefined,
+		status: run.status,
+		run,
+		elapsedMs,
+	};
+}
+
+/** Everything an execution recorded, serialized: for "no secret anywhere" assertions. */
+export function serialize(result: RunResult): string {
+	const error = result.error as (ExecutionBaseError & { description?: string }) | undefined;
+	return JSON.stringify({
+		run: result.run,
+		items: result.items,
+		error: error && {
+			message: error.message,
+			description: error.description,
+			context: error.context,
+			stack: error.stack,
+			cause: (error as { cause?: unknown }).cause && String((error as { cause?: unknown }).cause),
+			json: error,
+		},
+	});
+}

@@ -1,0 +1,35 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console --
+ * Command-line entry of the test simulator: reads argv, prints where it listens. */
+/**
+ * Start the ABBYY Vantage simulator alone:
+ *   npm run simulator -- --port 4567 [--latency 20] [--token-lifetime 3600] [--quiet-log]
+ * Prints one line `listening <url>` once ready; stop it with Ctrl-C (SIGINT) or SIGTERM.
+ */
+import { FIXTURE, VantageSimulator } from './simulator';
+
+function arg(name: string): string | undefined {
+	const i = process.argv.indexOf(`--${name}`);
+	return i === -1 ? undefined : process.argv[i + 1];
+}
+
+async function main(): Promise<void> {
+	const simulator = new VantageSimulator({
+		port: Number(arg('port') ?? 4567),
+		host: arg('host') ?? '127.0.0.1',
+		latencyMs: Number(arg('latency') ?? 0),
+		tokenLifetimeSeconds: Number(arg('token-lifetime') ?? 2592000),
+		logBodies: !process.argv.includes('--quiet-log'),
+	});
+	const url = await simulator.start();
+	console.log(`listening ${url}`);
+	console.log(
+		`credentials: client id ${FIXTURE.clientId}, username ${FIXTURE.username} (secrets in test/simulator/simulator.ts FIXTURE)`,
+	);
+	const stop = () => {
+		void simulator.stop().then(() => process.exit(0));
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+void main();

@@ -1,0 +1,154 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- reads the vendor's OpenAPI fixtures next to this file */
+/**
+ * The simulator's zod schemas must agree with the vendor's published OpenAPI documents
+ * (verbatim copies in test/fixtures/openapi/): same properties, required members, types,
+ * nullability, enums, bounds and `additionalProperties`.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod/v4';
+
+import { inlineRequestBodies, openApiComponents } from './schemas';
+
+type Json = Record<string, unknown>;
+
+interface Shape {
+	type?: string;
+	nullable: boolean;
+	enum?: string[];
+	minLength?: number;
+	minItems?: number;
+	maxItems?: number;
+	int32?: boolean;
+	properties?: Record<string, Shape>;
+	required?: string[];
+	/** 'closed' for additionalProperties: false, 'open' for {} or absent, or the value shape. */
+	additional?: 'closed' | 'open' | Shape;
+	items?: Shape;
+}
+
+function load(name: string): Json {
+	return JSON.parse(
+		readFileSync(join(__dirname, '..', 'fixtures', 'openapi', name), 'utf8'),
+	) as Json;
+}
+
+const documents = {
+	processing: load('vantage-processing-v1.json'),
+	reporting: load('vantage-reporting-v2.json'),
+};
+
+/** Normalise an OpenAPI 3.0 schema (refs resolved, `allOf: [ref]` wrappers unwrapped). */
+function fromOpenApi(doc: Json, schema: Json, depth = 0): Shape {
+	if (depth > 8) return { nullable: false };
+	let nullable = schema.nullable === true;
+	while (schema.$ref || (Array.isArray(schema.allOf) && schema.allOf.length === 1)) {
+		if (schema.$ref) {
+			const name = String(schema.$ref).replace('#/components/schemas/', '');
+			schema = ((doc.components as Json).schemas as Json)[name] as Json;
+		} else {
+			schema = (schema.allOf as Json[])[0];
+		}
+		nullable ||= schema.nullable === true;
+	}
+	const shape: Shape = { nullable };
+	if (schema.type) shape.type = String(schema.type);
+	if (schema.enum) shape.enum = [...(schema.enum as string[])].sort();
+	if (schema.minLength !== undefined) shape.minLength = schema.minLength as number;
+	if (schema.minItems !== undefined) shape.minItems = schema.minItems as number;
+	if (schema.maxItems !== undefined) shape.maxItems = schema.maxItems as number;
+	if (schema.format === 'int32') shape.int32 = true;
+	if (schema.type === 'object') {
+		const props = (schema.properties ?? {}) as Record<string, Json>;
+		shape.properties = Object.fromEntries(
+			Object.entries(props).map(([k, v]) => [k, fromOpenApi(doc, v, depth + 1)]),
+		);
+		shape.required = [...((schema.required as string[]) ?? [])].sort();
+		const additional = schema.additionalProperties;
+		shape.additional =
+			additional === false
+				? 'closed'
+				: additional && typeof additional === 'object' && Object.keys(additional).length
+					? fromOpenApi(doc, additional as Json, depth + 1)
+					: 'open';
+	}
+	if (schema.type === 'array') shape.items = fromOpenApi(doc, schema.items as Json, depth + 1);
+	return shape;
+}
+
+/** Normalise zod's JSON Schema output the same way. */
+function fromZod(schema: Json): Shape {
+	let nullable = false;
+	if (Array.isArray(schema.anyOf)) {
+		const flatten = (s: Json): Json[] =>
+			Array.isArray(s.anyOf) ? (s.anyOf as Json[]).flatMap(flatten) : [s];
+		const all = flatten(schema);
+		const variants = all.filter((v) => v.type !== 'null');
+		nullable = variants.length < all.length;
+		// A union of string formats (date-time | date) is one string for the contract.
+		schema = variants.every((v) => v.type === variants[0].type && !v.properties)
+			? { ...variants[0], format: undefined }
+			: variants[0];
+	}
+	const shape: Shape = { nullable };
+	if (schema.type) shape.type = String(schema.type);
+	if (schema.enum) shape.enum = [...(schema.enum as string[])].sort();
+	if (schema.minLength !== undefined) shape.minLength = schema.minLength as number;
+	if (schema.minItems !== undefined) shape.minItems = schema.minItems as number;
+	if (schema.maxItems !== undefined) shape.maxItems = schema.maxItems as number;
+	if (
+		schema.type === 'integer' &&
+		schema.minimum === -2147483648 &&
+		schema.maximum === 2147483647
+	) {
+		shape.int32 = true;
+	}
+	if (schema.type === 'object') {
+		const props = (schema.properties ?? {}) as Record<string, Json>;
+		shape.properties = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, fromZod(v)]));
+		shape.required = [...((schema.required as string[]) ?? [])].sort();
+		const additional = schema.additionalProperties;
+		shape.additional =
+			additional === false
+				? 'closed'
+				: additional && typeof additional === 'object' && Object.keys(additional).length
+					? fromZod(additional as Json)
+					: 'open';
+	}
+	if (schema.type === 'array') shape.items = fromZod(schema.items as Json);
+	return shape;
+}
+
+function zodShape(schema: z.ZodType): Shape {
+	return fromZod(z.toJSONSchema(schema, { unrepresentable: 'any' }) as Json);
+}
+
+describe('simulator schemas agree with the vendor OpenAPI documents', () => {
+	for (const [docName, components] of Object.entries(openApiComponents)) {
+		const doc = documents[docName as keyof typeof documents];
+		const declared = (doc.components as Json).schemas as Json;
+		test.each(Object.keys(components))(`${docName}: %s`, (name) => {
+			expect(declared[name]).toBeDefined();
+			const schema = components[name as keyof typeof components] as z.ZodType;
+			expect(zodShape(schema)).toEqual(fromOpenApi(doc, { $ref: `#/components/schemas/${name}` }));
+		});
+	}
+
+	test.each(Object.entries(inlineRequestBodies.processing))(
+		'processing: request body of POST %s',
+		(path, schema) => {
+			const op = ((documents.processing.paths as Json)[path] as Json).post as Json;
+			const body = ((op.requestBody as Json).content as Json)['application/json'] as Json;
+			expect(zodShape(schema)).toEqual(fromOpenApi(documents.processing, body.schema as Json));
+		},
+	);
+
+	test('a drifted schema is caught (the comparison is not vacuous)', () => {
+		const name =
+			'Abbyy.Vantage.PublicApi.Contract.Transactions.Requests.TransactionDocumentCreateRequest';
+		const drifted = z.strictObject({ index: z.number().optional() });
+		expect(zodShape(drifted)).not.toEqual(
+			fromOpenApi(documents.processing, { $ref: `#/components/schemas/${name}` }),
+		);
+	});
+});
