@@ -1,4 +1,4 @@
-/* eslint-disable no-console, @n8n/community-nodes/no-restricted-globals -- a command-line demo */
+/* eslint-disable no-console -- a command-line demo */
 /**
  * Runs every operation of the ABBYY Vantage node through n8n's execution engine (n8n-core)
  * against the bundled simulator, and prints what each one output. No account or network needed.

@@ -13,7 +13,6 @@ import {
 	Workflow,
 	type ICredentialDataDecryptedObject,
 	type ICredentials,
-	type ICredentialType,
 	type IDataObject,
 	type IHttpRequestHelper,
 	type IHttpRequestOptions,
@@ -143,10 +142,7 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		throw new Error('not used');
 	}
 
-	async getDecrypted(
-		_additionalData: IWorkflowExecuteAdditionalData,
-		_nodeCredentials: INodeCredentialsDetails,
-	): Promise<ICredentialDataDecryptedObject> {
+	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
 		return { ...this.store.data };
 	}
 
