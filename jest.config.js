@@ -8,4 +8,5 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'test/tsconfig.jest.json' }],
 	},
 	testTimeout: 30000,
+	setupFiles: ['<rootDir>/test/setup-env.js'],
 };

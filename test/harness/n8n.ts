@@ -42,7 +42,8 @@ const nodeType = new AbbyyVantage();
 const credentialType = new AbbyyVantageApi();
 
 const nodeTypes: INodeTypes = {
-	getByName: (type: string) => (type === NODE_TYPE ? nodeType : (undefined as unknown as INodeType)),
+	getByName: (type: string) =>
+		type === NODE_TYPE ? nodeType : (undefined as unknown as INodeType),
 	getByNameAndVersion: (type: string) =>
 		type === NODE_TYPE ? nodeType : (undefined as unknown as INodeType),
 	getKnownTypes: () => ({}),
@@ -58,7 +59,10 @@ export class CredentialStore {
 	}
 }
 
-export function simulatorCredentials(sim: VantageSimulator, overrides: IDataObject = {}): CredentialStore {
+export function simulatorCredentials(
+	sim: VantageSimulator,
+	overrides: IDataObject = {},
+): CredentialStore {
 	return new CredentialStore({
 		region: 'custom',
 		baseUrl: sim.url,
@@ -146,7 +150,11 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		return { ...this.store.data };
 	}
 
-	async updateCredentials(_n: INodeCredentialsDetails, _t: string, data: ICredentialDataDecryptedObject) {
+	async updateCredentials(
+		_n: INodeCredentialsDetails,
+		_t: string,
+		data: ICredentialDataDecryptedObject,
+	) {
 		this.store.data = { ...data };
 	}
 
@@ -157,10 +165,24 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	}
 }
 
-// n8n-core ships its own copy of the DI container; services must come from that copy.
-const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di') as {
+// n8n-core ships its own copies of the DI container and HTTP stack; services must come from them.
+const requireFromCore = createRequire(require.resolve('n8n-core'));
+const { Container } = requireFromCore('@n8n/di') as {
 	Container: { get<T>(type: new (...args: never[]) => T): T };
 };
+const { OutboundHttp } = requireFromCore('@n8n/backend-network') as {
+	OutboundHttp: new () => {
+		requests(): { request(options: IHttpRequestOptions): Promise<unknown> };
+	};
+};
+
+/** n8n's own `helpers.httpRequest`, as `preAuthentication` receives it. */
+export const n8nHttpHelper: IHttpRequestHelper = {
+	helpers: {
+		httpRequest: async (options: IHttpRequestOptions) =>
+			await Container.get(OutboundHttp).requests().request(options),
+	},
+} as IHttpRequestHelper;
 
 let binaryReady: Promise<void> | undefined;
 async function initBinaryData(): Promise<void> {
@@ -255,7 +277,9 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	} as unknown as IWorkflowExecuteAdditionalData;
 
 	const items = (options.items ?? [{}]).map((item) =>
-		'json' in item && typeof item.json === 'object' ? (item as INodeExecutionData) : { json: item as IDataObject },
+		'json' in item && typeof item.json === 'object'
+			? (item as INodeExecutionData)
+			: { json: item as IDataObject },
 	);
 	const runExecutionData: IRunExecutionData = {
 		resultData: { runData: {} },

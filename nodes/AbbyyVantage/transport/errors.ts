@@ -181,15 +181,16 @@ export function toNodeApiError(node: INode, failure: Failure, ctx: ErrorContext)
 	const response: JsonObject = {
 		...(failure.body ?? {}),
 		...(failure.status !== undefined ? { status: failure.status } : {}),
-		...(failure.code ? { code: failure.code } : {}),
 	};
 	const message = summary + itemSuffix(ctx.itemIndex);
-	return new NodeApiError(node, response, {
+	const error = new NodeApiError(node, response, {
 		message,
-		// NodeApiError swaps messages that mention a network code for a generic text; keep ours.
-		messageMapping: { [message]: message },
 		description,
 		httpCode: failure.status !== undefined ? String(failure.status) : undefined,
 		itemIndex: ctx.itemIndex,
 	});
+	// NodeApiError swaps any message that mentions a network code (ECONNRESET…) for a generic
+	// text without the item; ours already says what happened.
+	error.message = message;
+	return error;
 }

@@ -1,0 +1,350 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import { backoffDelay, parseRetryAfter } from '../../nodes/AbbyyVantage/transport/retry';
+import { runNode, serialize, simulatorCredentials, type CredentialStore } from '../harness/n8n';
+import { FIXTURE, VantageSimulator, type Fault, type RouteId } from '../simulator/simulator';
+
+let sim: VantageSimulator;
+let store: CredentialStore;
+
+beforeEach(async () => {
+	sim = new VantageSimulator();
+	await sim.start();
+	store = simulatorCredentials(sim);
+});
+afterEach(async () => await sim.stop());
+
+/** Fast retries so the tests do not sleep for real backoff. */
+const fast = { maxRetries: 3, retryDelay: 0.01, maxRetryDelay: 5, timeout: 2 };
+
+async function newExport(): Promise<string> {
+	sim.scriptNextExport({ path: ['Succeeded'] });
+	const result = await runNode({
+		credentials: store,
+		parameters: {
+			resource: 'report',
+			operation: 'createExport',
+			startDate: '2025-11-01T00:00:00Z',
+		},
+	});
+	return result.items[0].json.requestId as string;
+}
+
+const statusParams = (requestId: string, requestOptions = fast): INodeParameters => ({
+	resource: 'report',
+	operation: 'getExportStatus',
+	requestId,
+	requestOptions,
+});
+
+describe('retries of requests that are safe to repeat', () => {
+	test.each([
+		['429 without Retry-After', { kind: 'status', status: 429 }],
+		['429 with Retry-After', { kind: 'status', status: 429, retryAfter: '0' }],
+		['502', { kind: 'status', status: 502 }],
+		['503', { kind: 'status', status: 503 }],
+		['504', { kind: 'status', status: 504 }],
+		['a connection reset', { kind: 'reset' }],
+		['a malformed JSON body', { kind: 'malformedJson' }],
+	] as Array<[string, Fault]>)('%s twice, then success: 3 attempts', async (_name, fault) => {
+		const requestId = await newExport();
+		sim.clearLog();
+		sim.injectFault('GetExportStatus', fault, 2);
+		const result = await runNode({ credentials: store, parameters: statusParams(requestId) });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({
+			requestId,
+			status: 'Succeeded',
+			totalFileCount: 1,
+		});
+		expect(sim.requestsTo('GetExportStatus')).toHaveLength(3);
+	});
+
+	test('a timeout is retried like a network failure', async () => {
+		const requestId = await newExport();
+		sim.clearLog();
+		sim.injectFault('GetExportStatus', { kind: 'delay', ms: 1500 }, 1);
+		const result = await runNode({
+			credentials: store,
+			parameters: statusParams(requestId, { ...fast, timeout: 1 }),
+		});
+		expect(result.error).toBeUndefined();
+		expect(sim.requestsTo('GetExportStatus')).toHaveLength(2);
+	});
+
+	test('500 is not retried and shows the service detail', async () => {
+		const requestId = await newExport();
+		sim.clearLog();
+		sim.injectFault('GetExportStatus', {
+			kind: 'status',
+			status: 500,
+			body: { title: 'Internal Server Error', status: 500, detail: 'Warehouse unavailable' },
+		});
+		const result = await runNode({ credentials: store, parameters: statusParams(requestId) });
+		expect(result.error?.message).toBe(
+			'ABBYY Vantage answered HTTP 500: Warehouse unavailable [item 0]',
+		);
+		expect(sim.requestsTo('GetExportStatus')).toHaveLength(1);
+	});
+
+	test('retries are bounded: Max Retries + 1 attempts, then the last error', async () => {
+		const requestId = await newExport();
+		sim.clearLog();
+		sim.injectFault('GetExportStatus', { kind: 'status', status: 503 }, Infinity);
+		const result = await runNode({
+			credentials: store,
+			parameters: statusParams(requestId, { ...fast, maxRetries: 2 }),
+		});
+		expect(result.error?.message).toBe('ABBYY Vantage answered HTTP 503: Simulated 503 [item 0]');
+		expect((result.error as { description?: string }).description).toMatch(/after 3 attempts/);
+		expect((result.error as { httpCode?: string }).httpCode).toBe('503');
+		expect(sim.requestsTo('GetExportStatus')).toHaveLength(3);
+	});
+
+	test('Retry-After is honoured', async () => {
+		const requestId = await newExport();
+		sim.clearLog();
+		sim.injectFault('GetExportStatus', { kind: 'status', status: 429, retryAfter: '1' }, 1);
+		const result = await runNode({ credentials: store, parameters: statusParams(requestId) });
+		expect(result.error).toBeUndefined();
+		const [first, second] = sim.requestsTo('GetExportStatus');
+		expect(second.at - first.at).toBeGreaterThanOrEqual(950);
+	});
+
+	test('a Retry-After beyond Max Retry Delay ends the retries at once', async () => {
+		const requestId = await newExport();
+		sim.clearLog();
+		sim.injectFault('GetExportStatus', { kind: 'status', status: 429, retryAfter: '120' }, 1);
+		const result = await runNode({ credentials: store, parameters: statusParams(requestId) });
+		expect(result.error?.message).toMatch(/^ABBYY Vantage is limiting the request rate/);
+		expect(sim.requestsTo('GetExportStatus')).toHaveLength(1);
+		expect(result.elapsedMs).toBeLessThan(2000);
+	});
+
+	test('backoff grows exponentially, is capped and jittered; Retry-After parses both forms', () => {
+		const settings = { maxRetries: 5, initialDelayMs: 1000, maxDelayMs: 5000, timeoutMs: 1 };
+		expect([0, 1, 2, 3].map((a) => backoffDelay(a, settings, () => 1))).toEqual([
+			1000, 2000, 4000, 5000,
+		]);
+		expect(backoffDelay(1, settings, () => 0)).toBe(1500);
+		expect(parseRetryAfter('3')).toBe(3000);
+		expect(parseRetryAfter(new Date(Date.now() + 10_000).toUTCString())).toBeGreaterThan(8000);
+		expect(parseRetryAfter('soon')).toBeUndefined();
+	});
+
+	test('cancelling the execution stops a retry wait at once', async () => {
+		const requestId = await newExport();
+		sim.injectFault('GetExportStatus', { kind: 'status', status: 503 }, Infinity);
+		const result = await runNode({
+			credentials: store,
+			parameters: statusParams(requestId, { ...fast, retryDelay: 20, maxRetryDelay: 60 }),
+			cancelAfterMs: 300,
+		});
+		expect(result.elapsedMs).toBeLessThan(3000);
+		expect(result.status).toBe('canceled');
+	});
+});
+
+describe('requests that create something are sent exactly once', () => {
+	const faults: Array<[string, Fault]> = [
+		['429', { kind: 'status', status: 429 }],
+		['429 with Retry-After', { kind: 'status', status: 429, retryAfter: '1' }],
+		['500', { kind: 'status', status: 500 }],
+		['502', { kind: 'status', status: 502 }],
+		['503', { kind: 'status', status: 503 }],
+		['504', { kind: 'status', status: 504 }],
+		['a reset before handling', { kind: 'reset' }],
+		['a reset after handling', { kind: 'reset', after: true }],
+		['a malformed JSON body', { kind: 'malformedJson' }],
+		['a timeout', { kind: 'delay', ms: 1500 }],
+	];
+
+	const creators: Array<[string, RouteId, () => INodeParameters]> = [
+		[
+			'Create Export',
+			'CreateTransactionStepsExportRequest',
+			() => ({ resource: 'report', operation: 'createExport', startDate: '2025-11-01T00:00:00Z' }),
+		],
+		[
+			'Add Document',
+			'CreateTransactionDocument',
+			() => ({
+				resource: 'transactionDocument',
+				operation: 'add',
+				transactionId: sim.createTransaction(FIXTURE.processSkillId),
+			}),
+		],
+		[
+			'Reindex',
+			'StartCatalogReindex',
+			() => ({
+				resource: 'catalog',
+				operation: 'reindex',
+				catalogId: { __rl: true, mode: 'id', value: 'Vendors' },
+				waitForCompletion: false,
+			}),
+		],
+	];
+
+	for (const [operation, route, params] of creators) {
+		test.each(faults)(`${operation} under %s`, async (_name, fault) => {
+			sim.injectFault(route, fault, Infinity);
+			const result = await runNode({
+				credentials: store,
+				parameters: { ...params(), requestOptions: { ...fast, timeout: 1 } },
+			});
+			expect(result.error).toBeDefined();
+			expect(sim.requestsTo(route)).toHaveLength(1);
+			const error = result.error as { message: string; description?: string };
+			expect(error.message).toMatch(/\[item 0\]$/);
+			if (fault.kind !== 'status' || fault.status >= 500) {
+				expect(error.description).toMatch(
+					/may have reached ABBYY Vantage and been applied; it was not sent again/,
+				);
+			}
+		});
+	}
+});
+
+describe('path parameters', () => {
+	const awkward = [
+		'Vendors 2026',
+		'EU/Vendors',
+		'what?',
+		'tag#1',
+		'100%',
+		'a..b',
+		'..hidden',
+		'x/../y',
+		'Zürich ✓',
+	];
+
+	test.each(awkward)('catalog %j travels as one encoded segment', async (name) => {
+		sim.addCatalog(name);
+		sim.seedRecords(name, ['r1']);
+		const result = await runNode({
+			credentials: store,
+			parameters: {
+				resource: 'catalog',
+				operation: 'deleteRecords',
+				catalogId: { __rl: true, mode: 'id', value: name },
+				recordIds: 'r1',
+			},
+		});
+		expect(result.error).toBeUndefined();
+		const [request] = sim.requestsTo('DeleteRecords');
+		expect(request.params).toEqual({ catalogId: name });
+		expect(request.path).toBe(
+			`/api/publicapi/v1/catalogs/${encodeURIComponent(name)}/records/delete`,
+		);
+		expect(sim.recordIds(name)).toEqual([]);
+	});
+
+	test.each(['.', '..'])(
+		'a path parameter that is exactly %j is refused before any request',
+		async (value) => {
+			for (const parameters of [
+				{ resource: 'catalog', operation: 'reindex', catalogId: { __rl: true, mode: 'id', value } },
+				{ resource: 'report', operation: 'getExportStatus', requestId: value },
+				{ resource: 'transactionDocument', operation: 'add', transactionId: value },
+			]) {
+				const result = await runNode({ credentials: store, parameters });
+				expect(result.error?.message).toMatch(
+					/(Catalog|Request ID|Transaction ID) must not be "\." or "\.\." \[item 0\]/,
+				);
+			}
+			expect(sim.requests).toHaveLength(0);
+		},
+	);
+});
+
+describe('responses and errors', () => {
+	test('JSON is parsed whatever the content type (text/plain here)', async () => {
+		await sim.stop();
+		sim = new VantageSimulator({ jsonContentType: 'text/plain; charset=utf-8' });
+		await sim.start();
+		store = simulatorCredentials(sim);
+		const requestId = await newExport();
+		const result = await runNode({ credentials: store, parameters: statusParams(requestId) });
+		expect(result.items[0].json).toMatchObject({
+			requestId,
+			status: 'Succeeded',
+			totalFileCount: 1,
+		});
+	});
+
+	test('an empty 200 body is accepted (delete records)', async () => {
+		sim.seedRecords('Vendors', ['a']);
+		const result = await runNode({
+			credentials: store,
+			parameters: {
+				resource: 'catalog',
+				operation: 'deleteRecords',
+				catalogId: { __rl: true, mode: 'id', value: 'Vendors' },
+				recordIds: 'a',
+			},
+		});
+		expect(result.items[0].json).toMatchObject({ idsDeleted: 1, idsFailed: 0 });
+	});
+
+	test('ProblemDetails become NodeApiErrors with detail, status and item; 404 for an unknown export', async () => {
+		const result = await runNode({
+			credentials: store,
+			items: [{ id: 'x' }, { id: 'y' }],
+			parameters: { ...statusParams('={{ $json.id }}'), requestId: '={{ $json.id }}' },
+			continueOnFail: true,
+		});
+		expect(result.items).toHaveLength(2);
+		expect(result.items[1]).toMatchObject({
+			json: {
+				error: 'ABBYY Vantage could not find it: Report request not found [item 1]',
+				httpCode: '404',
+			},
+			pairedItem: { item: 1 },
+		});
+	});
+
+	test('403 explains the role rule', async () => {
+		store = simulatorCredentials(sim, { username: FIXTURE.operatorUsername });
+		const result = await runNode({
+			credentials: store,
+			parameters: {
+				resource: 'report',
+				operation: 'createExport',
+				startDate: '2025-11-01T00:00:00Z',
+			},
+		});
+		expect(result.error?.message).toBe(
+			'ABBYY Vantage denied access: Only Tenant Administrators and Processing Supervisors can access reports. [item 0]',
+		);
+		expect((result.error as { description?: string }).description).toMatch(
+			/Tenant Administrators and Processing Supervisors may use reports/,
+		);
+	});
+
+	test('no password, client secret or token anywhere in outputs and errors', async () => {
+		const requestId = await newExport();
+		const runs = [
+			await runNode({ credentials: store, parameters: statusParams(requestId) }),
+			await runNode({ credentials: store, parameters: statusParams('missing') }),
+			await runNode({
+				credentials: store,
+				parameters: statusParams('missing'),
+				continueOnFail: true,
+			}),
+		];
+		sim.injectFault('*', { kind: 'status', status: 503 }, Infinity);
+		runs.push(await runNode({ credentials: store, parameters: statusParams(requestId) }));
+		sim.clearFaults();
+		sim.injectFault('*', { kind: 'reset' }, Infinity);
+		runs.push(await runNode({ credentials: store, parameters: statusParams(requestId) }));
+		const token = store.data.accessToken as string;
+		expect(token.length).toBeGreaterThan(10);
+		for (const run of runs) {
+			const text = serialize(run);
+			expect(text).not.toContain(FIXTURE.password);
+			expect(text).not.toContain(FIXTURE.clientSecret);
+			expect(text).not.toContain(token);
+		}
+	});
+});
