@@ -7,7 +7,12 @@
  * 401, stores what it returns, and resolves the generic `authenticate` expressions.
  */
 import { createRequire } from 'node:module';
-import { BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	BinaryDataService,
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	WorkflowExecute,
+} from 'n8n-core';
 import {
 	ICredentialsHelper,
 	Workflow,
@@ -190,6 +195,13 @@ async function initBinaryData(): Promise<void> {
 	await binaryReady;
 }
 
+/** The bytes of a binary output, whatever storage mode n8n-core uses. */
+export async function readBinary(item: INodeExecutionData, key = 'data'): Promise<Buffer> {
+	const binary = item.binary?.[key];
+	if (!binary) throw new Error(`no binary field ${key}`);
+	return await Container.get(BinaryDataService).getAsBuffer(binary);
+}
+
 export interface RunOptions {
 	parameters: INodeParameters;
 	/** Input items; plain objects become `{ json }`. Default: one empty item. */
@@ -212,45 +224,37 @@ export interface RunResult {
 	elapsedMs: number;
 }
 
-/** Execute the node once inside n8n's WorkflowExecute and return what n8n recorded. */
-export async function runNode(options: RunOptions): Promise<RunResult> {
-	await initBinaryData();
-	const node: INode = {
+function makeNode(parameters: INodeParameters, continueOnFail = false): INode {
+	return {
 		id: 'node-1',
 		name: NODE_NAME,
 		type: NODE_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: options.parameters,
+		parameters,
 		credentials: { abbyyVantageApi: { id: CREDENTIAL_ID, name: 'ABBYY Vantage account' } },
-		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
-	const workflow = new Workflow({
+}
+
+function makeWorkflow(node: INode, timezone = 'UTC'): Workflow {
+	return new Workflow({
 		id: 'wf-test',
 		name: 'test',
 		nodes: [node],
 		connections: {},
 		active: false,
 		nodeTypes,
-		settings: { timezone: options.timezone ?? 'UTC' },
+		settings: { timezone },
 	});
-	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
-		id: 'wf-test',
-		name: 'test',
-		nodes: [node],
-		connections: {},
-		active: false,
-		activeVersionId: null,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as never);
-	let resolveRun!: (run: IRun) => void;
-	const finished = new Promise<IRun>((resolve) => (resolveRun = resolve));
-	hooks.addHandler('workflowExecuteAfter', (run) => resolveRun(run));
+}
 
-	const additionalData = {
-		credentialsHelper: new TestCredentialsHelper(options.credentials),
+function makeAdditionalData(
+	credentials: CredentialStore,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper: new TestCredentialsHelper(credentials),
 		hooks,
 		executeWorkflow: async () => {
 			throw new Error('not supported in tests');
@@ -275,6 +279,47 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		},
 		executionId: 'exec-1',
 	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/** Call one of the node's list-search methods (the Catalog picker) in n8n's LoadOptionsContext. */
+export async function listSearch(
+	credentials: CredentialStore,
+	method: string,
+	filter?: string,
+): Promise<unknown> {
+	const node = makeNode({ resource: 'catalog', operation: 'deleteRecords' });
+	const context = new LoadOptionsContext(
+		makeWorkflow(node),
+		node,
+		makeAdditionalData(credentials),
+		'parameters.catalogId',
+	);
+	const searches = (nodeType as INodeType).methods?.listSearch ?? {};
+	const search = searches[method];
+	if (!search) throw new Error(`no list search ${method}`);
+	return await search.call(context, filter);
+}
+
+/** Execute the node once inside n8n's WorkflowExecute and return what n8n recorded. */
+export async function runNode(options: RunOptions): Promise<RunResult> {
+	await initBinaryData();
+	const node = makeNode(options.parameters, options.continueOnFail);
+	const workflow = makeWorkflow(node, options.timezone);
+	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
+		id: 'wf-test',
+		name: 'test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+	let resolveRun!: (run: IRun) => void;
+	const finished = new Promise<IRun>((resolve) => (resolveRun = resolve));
+	hooks.addHandler('workflowExecuteAfter', (run) => resolveRun(run));
+	const additionalData = makeAdditionalData(options.credentials, hooks);
 
 	const items = (options.items ?? [{}]).map((item) =>
 		'json' in item && typeof item.json === 'object'
@@ -294,7 +339,19 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 
 	const started = Date.now();
 	const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData);
-	const processing = execution.processRunExecutionData(workflow);
+	let processing: ReturnType<WorkflowExecute['processRunExecutionData']>;
+	try {
+		processing = execution.processRunExecutionData(workflow);
+	} catch (error) {
+		// n8n refuses to start a workflow whose node has issues (e.g. a required parameter is empty).
+		return {
+			items: [],
+			error: error as ExecutionBaseError,
+			status: 'error',
+			run: undefined as never,
+			elapsedMs: 0,
+		};
+	}
 	let timer: NodeJS.Timeout | undefined;
 	if (options.cancelAfterMs !== undefined) {
 		timer = setTimeout(() => processing.cancel(), options.cancelAfterMs);

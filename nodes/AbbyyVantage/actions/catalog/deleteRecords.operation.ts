@@ -351,14 +351,12 @@ async function deleteFromCatalog(
 			idsDeleted += batches[batch].length;
 			return;
 		}
-		const reason = result.reason as Error & {
-			httpCode?: string | null;
-			description?: string | null;
-		};
+		const reason = result.reason as Error & { httpCode?: string | null };
 		failedBatches.push({
 			batch,
 			ids: batches[batch],
-			error: reason.description ? `${reason.message} ${reason.description}` : reason.message,
+			// The summary names the item once; each batch keeps the service's words.
+			error: reason.message.replace(/ \[item \d+\]$/, ''),
 			httpCode: reason.httpCode ?? null,
 		});
 	});

@@ -1,0 +1,612 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import {
+	listSearch,
+	runNode,
+	serialize,
+	simulatorCredentials,
+	type CredentialStore,
+} from '../harness/n8n';
+import { FIXTURE, VantageSimulator } from '../simulator/simulator';
+
+let sim: VantageSimulator;
+let store: CredentialStore;
+
+const CATALOG = 'Vendors / EU 2026';
+
+beforeEach(async () => {
+	sim = new VantageSimulator();
+	await sim.start();
+	store = simulatorCredentials(sim);
+	sim.addCatalog(CATALOG);
+});
+afterEach(async () => await sim.stop());
+
+const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+
+const deleteParams = (extra: IDataObject = {}): INodeParameters => ({
+	resource: 'catalog',
+	operation: 'deleteRecords',
+	catalogId: rl(CATALOG),
+	recordIdsSource: 'field',
+	inputField: 'ids',
+	...extra,
+});
+
+const ids = (prefix: string, from: number, to: number) =>
+	Array.from({ length: to - from }, (_, i) => `${prefix}${from + i}`);
+
+function sentBodies(): string[][] {
+	return sim.requestsTo('DeleteRecords').map((r) => r.body as string[]);
+}
+
+describe('Delete Records: Aggregate All Items', () => {
+	test('12 345 unique IDs with duplicates over items → exactly ceil(unique / 5000) requests holding every ID once', async () => {
+		const all = ids('vendor-', 0, 12345);
+		sim.seedRecords(CATALOG, all);
+		// Four items with overlapping ranges: 14 000 IDs requested, 12 345 unique.
+		const items = [
+			{ ids: all.slice(0, 4000) },
+			{ ids: all.slice(3000, 8000) },
+			{ ids: all.slice(7500, 12345) },
+			{ ids: all.slice(12345 - 155) },
+		];
+		const requested = items.reduce((n, item) => n + item.ids.length, 0);
+		const result = await runNode({
+			credentials: store,
+			items,
+			parameters: deleteParams({ mode: 'aggregate' }),
+		});
+		expect(result.error).toBeUndefined();
+		const bodies = sentBodies();
+		expect(bodies).toHaveLength(Math.ceil(12345 / 5000));
+		expect(bodies.map((b) => b.length)).toEqual([5000, 5000, 2345]);
+		const sent = bodies.flat();
+		expect(sent).toHaveLength(12345);
+		expect(new Set(sent).size).toBe(12345);
+		expect(sim.recordIds(CATALOG)).toEqual([]);
+		for (const request of sim.requestsTo('DeleteRecords')) {
+			expect(request.path).toBe(
+				'/api/publicapi/v1/catalogs/Vendors%20%2F%20EU%202026/records/delete',
+			);
+			expect(request.params.catalogId).toBe(CATALOG);
+		}
+		expect(result.items).toEqual([
+			{
+				json: {
+					catalogId: CATALOG,
+					idsRequested: requested,
+					uniqueIdsSent: 12345,
+					duplicatesRemoved: requested - 12345,
+					batchesSent: 3,
+					idsDeleted: 12345,
+					idsFailed: 0,
+					failedBatches: [],
+					items: 4,
+				},
+				pairedItem: [{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }],
+			},
+		]);
+	});
+
+	test('Batch Size and Concurrency are honoured', async () => {
+		const all = ids('r', 0, 1000);
+		sim.seedRecords(CATALOG, all);
+		sim.setLatency(50);
+		const result = await runNode({
+			credentials: store,
+			items: [{ ids: all }],
+			parameters: deleteParams({ mode: 'aggregate', options: { batchSize: 100, concurrency: 4 } }),
+		});
+		expect(result.items[0].json).toMatchObject({ batchesSent: 10, idsDeleted: 1000 });
+		expect(sentBodies().every((b) => b.length === 100)).toBe(true);
+		// 10 batches of 50 ms, four at a time: well under 10 × 50 ms one after another.
+		expect(result.elapsedMs).toBeLessThan(450);
+	});
+
+	test('items naming different catalogs get one summary per catalog, paired with their items', async () => {
+		sim.seedRecords(CATALOG, ['a', 'b']);
+		sim.seedRecords(FIXTURE.catalogId, ['c']);
+		const result = await runNode({
+			credentials: store,
+			items: [
+				{ catalog: CATALOG, ids: ['a'] },
+				{ catalog: FIXTURE.catalogId, ids: ['c'] },
+				{ catalog: CATALOG, ids: ['b', 'a'] },
+			],
+			parameters: deleteParams({ mode: 'aggregate', catalogId: rl('={{ $json.catalog }}') }),
+		});
+		expect(
+			result.items.map((i) => [
+				i.json.catalogId,
+				i.json.idsDeleted,
+				i.json.duplicatesRemoved,
+				i.pairedItem,
+			]),
+		).toEqual([
+			[CATALOG, 2, 1, [{ item: 0 }, { item: 2 }]],
+			[FIXTURE.catalogId, 1, 0, [{ item: 1 }]],
+		]);
+	});
+
+	test('a batch failing in the middle is reported with its IDs; the others count as deleted', async () => {
+		const all = ids('id-', 0, 12000);
+		sim.seedRecords(CATALOG, all);
+		// The second request fails with a ProblemDetails 400 (not retried: the service said no).
+		sim.injectFault('DeleteRecords', { kind: 'delay', ms: 0 }, 1);
+		sim.injectFault(
+			'DeleteRecords',
+			{
+				kind: 'status',
+				status: 400,
+				body: { title: 'Bad Request', status: 400, detail: 'Record id "id-7000" is locked' },
+			},
+			1,
+		);
+		const result = await runNode({
+			credentials: store,
+			items: [{ ids: all }],
+			parameters: deleteParams({ mode: 'aggregate' }),
+		});
+		expect(sentBodies()).toHaveLength(3);
+		expect(result.error?.message).toBe(
+			`Deleted 7000 of 12000 record IDs from catalog "${CATALOG}"; 5000 in 1 failed batch were not deleted: ABBYY Vantage rejected the request: Record id "id-7000" is locked [item 0]`,
+		);
+		const description = (result.error as { description?: string }).description!;
+		expect(description.startsWith('Not deleted (5000): id-5000, id-5001,')).toBe(true);
+		expect(description.endsWith('id-9999')).toBe(true);
+		expect(sim.recordIds(CATALOG)).toEqual(ids('id-', 5000, 10000));
+	});
+
+	test('with Continue On Fail the summary item carries the same facts', async () => {
+		sim.seedRecords(CATALOG, ids('id-', 0, 150));
+		sim.injectFault('DeleteRecords', { kind: 'status', status: 500 }, 1);
+		const result = await runNode({
+			credentials: store,
+			items: [{ ids: ids('id-', 0, 100) }, { ids: ids('id-', 50, 150) }],
+			parameters: deleteParams({ mode: 'aggregate', options: { batchSize: 50 } }),
+			continueOnFail: true,
+		});
+		expect(result.items).toHaveLength(1);
+		const json = result.items[0].json;
+		expect(json).toMatchObject({
+			catalogId: CATALOG,
+			idsRequested: 200,
+			uniqueIdsSent: 150,
+			duplicatesRemoved: 50,
+			batchesSent: 3,
+			idsDeleted: 100,
+			idsFailed: 50,
+			httpCode: '500',
+		});
+		expect((json.failedBatches as IDataObject[])[0]).toMatchObject({
+			batch: 0,
+			ids: ids('id-', 0, 50),
+			httpCode: '500',
+		});
+		expect(json.error).toMatch(/^Deleted 100 of 150 record IDs/);
+		expect(result.items[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
+		// Every ID is accounted for: deleted + failed = unique.
+		expect((json.idsDeleted as number) + (json.idsFailed as number)).toBe(json.uniqueIdsSent);
+	});
+
+	test('an unknown catalog stops after the first 404; later batches are reported as not sent', async () => {
+		const result = await runNode({
+			credentials: store,
+			items: [{ ids: ids('x', 0, 12) }],
+			parameters: deleteParams({
+				mode: 'aggregate',
+				catalogId: rl('No such catalog'),
+				options: { batchSize: 5 },
+			}),
+			continueOnFail: true,
+		});
+		expect(sim.requestsTo('DeleteRecords')).toHaveLength(1);
+		const json = result.items[0].json;
+		expect(json).toMatchObject({ batchesSent: 1, idsDeleted: 0, idsFailed: 12 });
+		expect((json.failedBatches as IDataObject[]).map((b) => b.error)).toEqual([
+			expect.stringMatching(/^ABBYY Vantage could not find it: Catalog not found/),
+			'Not sent: an earlier batch failed with HTTP 404',
+			'Not sent: an earlier batch failed with HTTP 404',
+		]);
+	});
+
+	test('Reindex After Delete starts a reindex, and waits for it when asked', async () => {
+		sim.seedRecords(CATALOG, ['a', 'b']);
+		sim.scriptNextReindex({ outcome: 'Completed', after: { polls: 0 } });
+		const result = await runNode({
+			credentials: store,
+			items: [{ ids: ['a'] }, { ids: ['b'] }],
+			parameters: deleteParams({
+				mode: 'aggregate',
+				options: { reindexAfterDelete: true, waitForReindex: true },
+			}),
+		});
+		expect(result.items[0].json.reindex).toMatchObject({
+			catalogId: CATALOG,
+			currentState: 'Completed',
+			polls: 1,
+		});
+		expect(sim.requestsTo().map((r) => r.route)).toEqual([
+			'Token',
+			'DeleteRecords',
+			'StartCatalogReindex',
+			'GetReindexOperation',
+		]);
+	});
+});
+
+describe('Delete Records: Per Item', () => {
+	test('each item deletes its own IDs and gets its own result', async () => {
+		sim.seedRecords(CATALOG, ['a', 'b', 'c']);
+		const result = await runNode({
+			credentials: store,
+			items: [{ ids: ['a', 'a'] }, { ids: ['b', 'c', 'missing'] }],
+			parameters: deleteParams({ mode: 'perItem' }),
+		});
+		expect(
+			result.items.map((i) => [
+				i.json.idsRequested,
+				i.json.uniqueIdsSent,
+				i.json.idsDeleted,
+				i.pairedItem,
+			]),
+		).toEqual([
+			[2, 1, 1, { item: 0 }],
+			[3, 3, 3, { item: 1 }],
+		]);
+		expect(sentBodies()).toEqual([['a'], ['b', 'c', 'missing']]);
+	});
+
+	test('typed IDs: commas and new lines separate, spaces around them are trimmed', async () => {
+		await runNode({
+			credentials: store,
+			parameters: deleteParams({ recordIdsSource: 'list', recordIds: 'a, b\n c ,\n\nd' }),
+		});
+		expect(sentBodies()).toEqual([['a', 'b', 'c', 'd']]);
+	});
+
+	test('an expression returning an array is sent as given, awkward characters intact', async () => {
+		const awkward = ['a/b', 'what?', 'tag#1', '100%', 'say "hi"', 'Zürich ✓', ' padded '];
+		await runNode({
+			credentials: store,
+			items: [{ list: awkward }],
+			parameters: deleteParams({ recordIdsSource: 'list', recordIds: '={{ $json.list }}' }),
+		});
+		expect(sentBodies()).toEqual([awkward]);
+	});
+
+	test('From Input Field reads nested paths and single string values', async () => {
+		await runNode({
+			credentials: store,
+			items: [{ data: { ids: ['n1', 'n2'] } }, { data: { ids: 'single' } }],
+			parameters: deleteParams({ inputField: 'data.ids' }),
+		});
+		expect(sentBodies()).toEqual([['n1', 'n2'], ['single']]);
+	});
+
+	test('100 000 IDs in one item are chunked into 20 requests', async () => {
+		const many = ids('big-', 0, 100000);
+		const result = await runNode({
+			credentials: store,
+			items: [{ ids: many }],
+			parameters: deleteParams(),
+		});
+		expect(result.items[0].json).toMatchObject({ batchesSent: 20, idsDeleted: 100000 });
+		expect(sentBodies().flat()).toEqual(many);
+	});
+});
+
+describe('Delete Records: bad input never causes a request', () => {
+	test.each([
+		['an empty ID', { ids: ['a', ''] }, 'Input Field "ids": the ID at position 1 is empty ("")'],
+		[
+			'a whitespace ID',
+			{ ids: ['a', '   '] },
+			'Input Field "ids": the ID at position 1 is only whitespace ("   ")',
+		],
+		[
+			'a number',
+			{ ids: ['a', 42] },
+			'Input Field "ids": the ID at position 1 is number, not text (42)',
+		],
+		[
+			'a nested array',
+			{ ids: [['a']] },
+			'Input Field "ids": the ID at position 0 is a nested array, not an ID (["a"])',
+		],
+		['a null', { ids: [null] }, 'Input Field "ids": the ID at position 0 is null, not text (null)'],
+		[
+			'an object',
+			{ ids: [{ id: 'a' }] },
+			'Input Field "ids": the ID at position 0 is object, not text ({"id":"a"})',
+		],
+		['a missing field', { other: 1 }, 'Input Field "ids" does not exist in the input item'],
+	])('%s', async (_name, item, message) => {
+		for (const mode of ['perItem', 'aggregate']) {
+			const result = await runNode({
+				credentials: store,
+				items: [{ ids: ['fine'] }, item],
+				parameters: deleteParams({ mode }),
+			});
+			expect(result.error?.message).toBe(`${message} [item 1]`);
+		}
+		// Per Item handled item 0 before item 1 failed; Aggregate checks every item first.
+		expect(sim.requestsTo('DeleteRecords')).toHaveLength(1);
+	});
+
+	test('no IDs at all: an item in Per Item mode, or every item in Aggregate mode', async () => {
+		const perItem = await runNode({
+			credentials: store,
+			items: [{ ids: ['fine'] }, { ids: [] }],
+			parameters: deleteParams(),
+		});
+		expect(perItem.error?.message).toBe('No record IDs to delete: Record IDs is empty [item 1]');
+		sim.clearLog();
+		// Aggregating, one empty item contributes nothing; all of them empty is a mistake.
+		const some = await runNode({
+			credentials: store,
+			items: [{ ids: ['fine'] }, { ids: [] }],
+			parameters: deleteParams({ mode: 'aggregate' }),
+		});
+		expect(some.items[0].json).toMatchObject({ idsDeleted: 1, items: 2 });
+		sim.clearLog();
+		const none = await runNode({
+			credentials: store,
+			items: [{ ids: [] }, { ids: [] }],
+			parameters: deleteParams({ mode: 'aggregate' }),
+		});
+		expect(none.error?.message).toBe('No record IDs to delete: Record IDs is empty [item 0]');
+		expect(sim.requestsTo('DeleteRecords')).toHaveLength(0);
+	});
+
+	test('typed text with nothing in it', async () => {
+		const result = await runNode({
+			credentials: store,
+			parameters: deleteParams({ recordIdsSource: 'list', recordIds: ' ,\n, ' }),
+		});
+		expect(result.error?.message).toBe('No record IDs to delete: Record IDs is empty [item 0]');
+		expect(sim.requests).toHaveLength(0);
+	});
+
+	test.each([
+		['Batch Size 0', { batchSize: 0 }, 'Batch Size must be between 1 and 5000, not 0 [item 0]'],
+		[
+			'Batch Size 5001',
+			{ batchSize: 5001 },
+			'Batch Size must be between 1 and 5000, not 5001 [item 0]',
+		],
+		['Batch Size 2.5', { batchSize: 2.5 }, 'Batch Size must be a whole number, not 2.5 [item 0]'],
+		['Concurrency 0', { concurrency: 0 }, 'Concurrency must be between 1 and 8, not 0 [item 0]'],
+	])('%s is refused', async (_name, options, message) => {
+		const result = await runNode({
+			credentials: store,
+			items: [{ ids: ['a'] }],
+			parameters: deleteParams({ options }),
+		});
+		expect(result.error?.message).toBe(message);
+		expect(sim.requests).toHaveLength(0);
+	});
+
+	test('an unknown Mode from an expression is refused', async () => {
+		const result = await runNode({
+			credentials: store,
+			items: [{ ids: ['a'] }],
+			parameters: deleteParams({ mode: '={{ "everything" }}' }),
+		});
+		expect(result.error?.message).toBe(
+			'Mode must be one of "perItem", "aggregate", not "everything" [item 0]',
+		);
+		expect(sim.requests).toHaveLength(0);
+	});
+
+	test('Skip Invalid IDs skips them and lists them in the output', async () => {
+		sim.seedRecords(CATALOG, ['a', 'b']);
+		const result = await runNode({
+			credentials: store,
+			items: [{ ids: ['a', '', 7] }, { ids: [null, 'b'] }],
+			parameters: deleteParams({ mode: 'aggregate', options: { skipInvalidIds: true } }),
+		});
+		expect(sentBodies()).toEqual([['a', 'b']]);
+		expect(result.items[0].json.invalidIds).toEqual([
+			{ item: 0, position: 1, value: '""', reason: 'empty' },
+			{ item: 0, position: 2, value: '7', reason: 'number, not text' },
+			{ item: 1, position: 0, value: 'null', reason: 'null, not text' },
+		]);
+	});
+
+	test('with Continue On Fail in aggregate mode, a bad item becomes an error item and the rest is deleted', async () => {
+		sim.seedRecords(CATALOG, ['a']);
+		const result = await runNode({
+			credentials: store,
+			items: [{ ids: ['a'] }, { ids: [''] }],
+			parameters: deleteParams({ mode: 'aggregate' }),
+			continueOnFail: true,
+		});
+		expect(result.items).toEqual([
+			{
+				json: expect.objectContaining({ error: expect.stringMatching(/position 0 is empty/) }),
+				pairedItem: { item: 1 },
+			},
+			{ json: expect.objectContaining({ idsDeleted: 1 }), pairedItem: [{ item: 0 }] },
+		]);
+	});
+});
+
+describe('Reindex', () => {
+	const reindex = (extra: IDataObject = {}): INodeParameters => ({
+		resource: 'catalog',
+		operation: 'reindex',
+		catalogId: rl(CATALOG),
+		options: { pollInterval: 1 },
+		...extra,
+	});
+
+	test('waits until Completed and outputs the operation record', async () => {
+		sim.scriptNextReindex({ outcome: 'Completed', after: { polls: 1 } });
+		const result = await runNode({ credentials: store, parameters: reindex() });
+		expect(result.items[0].json).toEqual({
+			catalogId: CATALOG,
+			operationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+			currentState: 'Completed',
+			indexModelId: expect.any(String),
+			workflowProcessingId: expect.any(String),
+			created: expect.any(String),
+			completed: expect.any(String),
+			polls: 2,
+		});
+		expect(sim.requestsTo('GetReindexOperation').every((r) => r.params.catalogId === CATALOG)).toBe(
+			true,
+		);
+	});
+
+	test('Failed is a clear error naming the catalog and operation', async () => {
+		sim.scriptNextReindex({ outcome: 'Failed', after: { polls: 0 } });
+		const result = await runNode({ credentials: store, parameters: reindex() });
+		expect(result.error?.message).toMatch(
+			new RegExp(
+				`^Reindex of catalog "${CATALOG}" failed \\(operation [0-9a-f-]{36}\\) \\[item 0\\]$`,
+			),
+		);
+	});
+
+	test('without waiting, the started operation is returned at once', async () => {
+		sim.scriptNextReindex({ outcome: 'Never' });
+		const result = await runNode({
+			credentials: store,
+			parameters: reindex({ waitForCompletion: false }),
+		});
+		expect(result.items[0].json).toMatchObject({ catalogId: CATALOG, currentState: 'InProgress' });
+		expect(sim.requestsTo('GetReindexOperation')).toHaveLength(0);
+	});
+
+	test('a reindex that never ends times out with the last state', async () => {
+		sim.scriptNextReindex({ outcome: 'Never' });
+		const result = await runNode({
+			credentials: store,
+			parameters: reindex({ options: { pollInterval: 1, timeout: 1 } }),
+		});
+		expect(result.error?.message).toBe(
+			`Reindex of catalog "${CATALOG}" did not finish within 1 seconds; last state: InProgress [item 0]`,
+		);
+	});
+
+	test('cancelling stops the wait at once', async () => {
+		sim.scriptNextReindex({ outcome: 'Never' });
+		const result = await runNode({
+			credentials: store,
+			parameters: reindex({ options: { pollInterval: 60 } }),
+			cancelAfterMs: 300,
+		});
+		expect(result.status).toBe('canceled');
+		expect(result.elapsedMs).toBeLessThan(2500);
+	});
+});
+
+describe('Transaction Document → Add', () => {
+	const add = (transactionId: string, additionalFields: IDataObject = {}): INodeParameters => ({
+		resource: 'transactionDocument',
+		operation: 'add',
+		transactionId,
+		additionalFields: additionalFields as INodeParameters,
+	});
+
+	test.each([
+		['nothing set', {}, {}],
+		['only Index', { index: 0 }, { index: 0 }],
+		['only Auto Crop', { autoCrop: 'Yes' }, { imageProcessingOptions: { autoCrop: 'Yes' } }],
+		[
+			'everything',
+			{ index: 3, autoCrop: 'No', autoOrientation: 'Default' },
+			{ index: 3, imageProcessingOptions: { autoCrop: 'No', autoOrientation: 'Default' } },
+		],
+	])('sends exactly the vendor fields that are set: %s', async (_name, fields, body) => {
+		const transactionId = sim.createTransaction(FIXTURE.processSkillId);
+		const result = await runNode({ credentials: store, parameters: add(transactionId, fields) });
+		expect(sim.requestsTo('CreateTransactionDocument')[0].body).toEqual(body);
+		expect(result.items).toEqual([
+			{
+				json: { documentId: sim.transaction(transactionId)!.documents[0].id, transactionId },
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	test('a second document on a non-Process skill gets the service detail and the rule', async () => {
+		const transactionId = sim.createTransaction(FIXTURE.documentSkillId);
+		const result = await runNode({
+			credentials: store,
+			items: [{}, {}],
+			parameters: add(transactionId),
+			continueOnFail: true,
+		});
+		expect(result.items[0].json).toHaveProperty('documentId');
+		expect(result.items[1]).toEqual({
+			json: expect.objectContaining({
+				error:
+					'ABBYY Vantage rejected the request: Non-process skills allow only one document [item 1]',
+				errorDescription: expect.stringContaining(
+					'Only transactions of a Process skill accept more than one document',
+				),
+				httpCode: '400',
+			}),
+			pairedItem: { item: 1 },
+		});
+		expect(sim.requestsTo('CreateTransactionDocument')).toHaveLength(2);
+	});
+
+	test('an unknown transaction gives the service detail', async () => {
+		const result = await runNode({
+			credentials: store,
+			parameters: add('00000000-0000-4000-8000-000000000000'),
+		});
+		expect(result.error?.message).toBe(
+			'ABBYY Vantage could not find it: Transaction not found [item 0]',
+		);
+	});
+
+	test.each([
+		['a negative Index', { index: -1 }, 'Index must be between 0 and 2147483647, not -1'],
+		['a fractional Index', { index: 1.5 }, 'Index must be a whole number, not 1.5'],
+		['a text Index', { index: 'first' }, 'Index must be a whole number, not "first"'],
+		[
+			'an unknown Auto Crop value',
+			{ autoCrop: '={{ "Maybe" }}' },
+			'Auto Crop must be one of "Default", "Yes", "No", not "Maybe"',
+		],
+		[
+			'an unknown Auto Orientation value',
+			{ autoOrientation: '={{ true }}' },
+			'Auto Orientation must be one of "Default", "Yes", "No", not true',
+		],
+	])('rejects %s before any request', async (_name, fields, message) => {
+		const transactionId = sim.createTransaction(FIXTURE.processSkillId);
+		sim.clearLog();
+		const result = await runNode({ credentials: store, parameters: add(transactionId, fields) });
+		expect(result.error?.message).toBe(`${message} [item 0]`);
+		expect(sim.requests).toHaveLength(0);
+	});
+
+	test('an empty Transaction ID from an expression is refused before any request', async () => {
+		const result = await runNode({ credentials: store, parameters: add('={{ $json.missing }}') });
+		expect(result.error?.message).toBe('Transaction ID must be text, not undefined [item 0]');
+		expect(sim.requests).toHaveLength(0);
+		expect(serialize(result)).not.toContain(FIXTURE.password);
+	});
+});
+
+describe('Catalog picker (list search)', () => {
+	test('lists catalogs by name, filtered as the user types', async () => {
+		sim.addCatalog('Customers');
+		const all = (await listSearch(store, 'searchCatalogs')) as {
+			results: Array<{ name: string; value: string }>;
+		};
+		expect(all.results).toEqual([
+			{ name: 'Customers', value: 'Customers' },
+			{ name: 'Vendors', value: 'Vendors' },
+			{ name: CATALOG, value: CATALOG },
+		]);
+		const filtered = (await listSearch(store, 'searchCatalogs', 'eu 20')) as { results: unknown[] };
+		expect(filtered.results).toEqual([{ name: CATALOG, value: CATALOG }]);
+	});
+});
