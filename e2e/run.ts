@@ -1,29 +1,16 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, no-console --
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console --
  * End-to-end suite, never shipped: a real n8n, the packed package, the simulator. */
 /**
  * The package inside a real n8n: `npm pack` → n8n's community-nodes folder → import the credential
  * and the example workflows → `n8n execute` each → assert on n8n's output, the files written and
  * the simulator's request log. Ends with `N passed, M failed`; exit code 1 if anything failed.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { FIXTURE, VantageSimulator, sampleCsv } from '../test/simulator/simulator';
-import {
-	ensureHost,
-	freshInstance,
-	n8n,
-	parseRun,
-	ROOT,
-	WORK,
-	writeJson,
-	type N8nInstance,
-} from './lib/n8n';
-
-const PACKAGE = 'n8n-nodes-abbyy-vantage';
-const CREDENTIAL = { id: 'vantageCred000001', name: 'ABBYY Vantage account' };
-const CLEANUP_CATALOG = 'Vendors / EU 2026';
+import { FIXTURE } from '../test/simulator/simulator';
+import { n8n, parseRun, type N8nInstance } from './lib/n8n';
+import { CLEANUP_CATALOG, REPORT_FILES, setUp } from './lib/setup';
 
 type Json = Record<string, unknown>;
 type Item = { json: Json; binary?: Json; pairedItem?: unknown };
@@ -62,40 +49,6 @@ function runError(run: Json | undefined): Json | undefined {
 	return ((run?.data as Json)?.resultData as Json)?.error as Json | undefined;
 }
 
-function pack(): string {
-	console.log('[e2e] building and packing the package');
-	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
-	mkdirSync(WORK, { recursive: true });
-	for (const old of readdirSync(WORK).filter((f) => f.endsWith('.tgz'))) rmSync(join(WORK, old));
-	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', WORK], { cwd: ROOT })
-		.toString()
-		.trim()
-		.split('\n')
-		.pop()!;
-	return join(WORK, name);
-}
-
-/** Example workflows, parameterised for this run (output folder, transaction id). */
-function prepareWorkflows(instance: N8nInstance, transactionId: string): string {
-	const dir = join(WORK, 'workflows');
-	rmSync(dir, { recursive: true, force: true });
-	mkdirSync(dir, { recursive: true });
-	const sources = [
-		...readdirSync(join(ROOT, 'examples')).map((f) => join(ROOT, 'examples', f)),
-		...readdirSync(join(ROOT, 'e2e', 'workflows')).map((f) => join(ROOT, 'e2e', 'workflows', f)),
-	].filter((f) => f.endsWith('.json'));
-	for (const source of sources) {
-		const text = readFileSync(source, 'utf8')
-			.split('/tmp/vantage-reports/')
-			.join(`${instance.filesDir}/`)
-			.split('00000000-0000-4000-8000-000000000000')
-			.join(transactionId);
-		const workflow = JSON.parse(text) as Json;
-		writeJson(join(dir, source.split('/').pop()!), workflow);
-	}
-	return dir;
-}
-
 async function execute(instance: N8nInstance, workflowId: string) {
 	const result = await n8n(instance, ['execute', `--id=${workflowId}`, '--rawOutput']);
 	return { ...result, run: parseRun(result.stdout) };
@@ -103,45 +56,7 @@ async function execute(instance: N8nInstance, workflowId: string) {
 
 async function main(): Promise<void> {
 	const started = Date.now();
-	ensureHost();
-	const tarball = pack();
-	const instance = await freshInstance(tarball, PACKAGE);
-
-	const sim = new VantageSimulator();
-	await sim.start();
-	console.log(`[e2e] simulator on ${sim.url}; n8n user folder ${instance.userFolder}`);
-	sim.addCatalog(CLEANUP_CATALOG);
-	sim.seedRecords(
-		CLEANUP_CATALOG,
-		Array.from({ length: 12400 }, (_, i) => `vendor-${i}`),
-	);
-	sim.seedRecords(FIXTURE.catalogId, ['vendor-a', 'vendor-b', 'vendor-c']);
-	const transactionId = sim.createTransaction(FIXTURE.processSkillId);
-
-	writeJson(join(WORK, 'credentials.json'), [
-		{
-			...CREDENTIAL,
-			type: 'abbyyVantageApi',
-			data: {
-				region: 'custom',
-				baseUrl: sim.url,
-				tenantId: '',
-				clientId: FIXTURE.clientId,
-				clientSecret: FIXTURE.clientSecret,
-				username: FIXTURE.username,
-				password: FIXTURE.password,
-				scope: FIXTURE.scope,
-				accessToken: '',
-			},
-		},
-	]);
-	const imported = await n8n(instance, [
-		'import:credentials',
-		`--input=${join(WORK, 'credentials.json')}`,
-	]);
-	const workflows = prepareWorkflows(instance, transactionId);
-	const importedWf = await n8n(instance, ['import:workflow', '--separate', `--input=${workflows}`]);
-	console.log(`[e2e] imported credential (${imported.ms} ms) and workflows (${importedWf.ms} ms)`);
+	const { instance, sim, transactionId } = await setUp({ includeE2eWorkflows: true });
 
 	console.log('\nexamples/catalog-cleanup.json');
 	const cleanup = await execute(instance, 'vantageExCleanup01');
@@ -208,13 +123,6 @@ async function main(): Promise<void> {
 	);
 
 	console.log('\nexamples/report-to-files.json');
-	sim.setDefaultExportScript({
-		path: ['Queued', 'Processing', 'Succeeded'],
-		files: [
-			sampleCsv(3, 'week'),
-			'SkillId,Status\r\nInvoices,FinishedSuccessfully\r\nÄrzte,Zürich ✓\r\n',
-		],
-	});
 	const report = await execute(instance, 'vantageExReport001');
 	await check('create → wait → download runs to success', () => {
 		equal(report.code, 0, 'exit code');
@@ -241,10 +149,7 @@ async function main(): Promise<void> {
 		const items = output(report.run, 'Download CSV files');
 		equal(items.length, 2, 'items');
 		const requestId = sim.exportIds()[0];
-		const expected = [
-			sampleCsv(3, 'week'),
-			'SkillId,Status\r\nInvoices,FinishedSuccessfully\r\nÄrzte,Zürich ✓\r\n',
-		];
+		const expected = REPORT_FILES;
 		items.forEach((item, index) => {
 			const binary = (item.binary as Record<string, Json>).data;
 			equal(

@@ -1,0 +1,126 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, no-console --
+ * The demo command, never shipped: drives a real n8n and prints to the terminal. */
+/**
+ * `npm run demo`: build the package, start the ABBYY Vantage simulator and a real n8n on
+ * loopback, run the example workflows, print what each node produced, then keep n8n's editor open
+ * at http://127.0.0.1:<port> until Ctrl-C. No account or internet needed (only the npm registry,
+ * once, to install n8n into e2e/.work/host).
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+import { n8n, parseRun } from './lib/n8n';
+import { setUp } from './lib/setup';
+
+const OWNER = {
+	email: 'demo@example.com',
+	password: 'Demo-n8n-2026',
+	firstName: 'Demo',
+	lastName: 'User',
+};
+
+type Json = Record<string, unknown>;
+
+/** Long arrays (thousands of record IDs) shortened for the terminal. */
+function compact(value: unknown): string {
+	return JSON.stringify(value, (_key, v: unknown) =>
+		Array.isArray(v) && v.length > 4 ? [...v.slice(0, 3), `… ${v.length} in all`] : v,
+	);
+}
+
+function printRun(name: string, run: Json | undefined, exitCode: number): void {
+	const resultData = (run?.data as Json)?.resultData as Json | undefined;
+	const runData = (resultData?.runData ?? {}) as Record<string, Json[]>;
+	console.log(`\n━━ ${name} — ${run?.status ?? `exit code ${exitCode}`}`);
+	for (const [node, tasks] of Object.entries(runData)) {
+		const task = tasks[0];
+		const items =
+			(((task.data as Json)?.main as Array<Array<{ json: Json; binary?: Record<string, Json> }>>) ??
+				[])[0] ?? [];
+		const error = task.error as Json | undefined;
+		console.log(
+			`  ▸ ${node}: ${error ? `error — ${error.message}` : `${items.length} item${items.length === 1 ? '' : 's'}`}`,
+		);
+		for (const item of items.slice(0, 5)) {
+			const files = item.binary
+				? `  + file ${Object.values(item.binary)
+						.map((b) => `${b.fileName} (${b.mimeType}, ${b.fileSize})`)
+						.join(', ')}`
+				: '';
+			console.log(`      ${compact(item.json)}${files}`);
+		}
+		if (items.length > 5) console.log(`      … ${items.length - 5} more`);
+	}
+	const error = resultData?.error as Json | undefined;
+	if (error) console.log(`  ✗ ${error.message}`);
+}
+
+async function portIsFree(port: number): Promise<boolean> {
+	return await new Promise((resolve) => {
+		const server = createServer();
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+}
+
+async function waitForReady(url: string, timeoutMs: number): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		try {
+			const res = await fetch(`${url}/healthz/readiness`);
+			if (res.ok) return;
+		} catch {
+			// not listening yet
+		}
+		await new Promise((r) => setTimeout(r, 500));
+	}
+	throw new Error(`n8n did not become ready at ${url}`);
+}
+
+async function main(): Promise<void> {
+	const { instance, sim, workflows } = await setUp({ includeE2eWorkflows: false });
+	for (const workflow of workflows) {
+		const result = await n8n(instance, ['execute', `--id=${workflow.id}`, '--rawOutput']);
+		printRun(`${workflow.name}  (${workflow.file})`, parseRun(result.stdout), result.code);
+	}
+	console.log(
+		`\nThe simulator received ${sim.requestsTo().length} requests, ${sim.requestsTo('Token').length} of them for a token.`,
+	);
+	console.log(`CSV files written by the report example: ${instance.filesDir}`);
+
+	const port = (await portIsFree(5678)) ? 5678 : Number(instance.env.N8N_PORT);
+	const url = `http://127.0.0.1:${port}`;
+	console.log(`\nStarting n8n's editor on ${url} …`);
+	const server = spawn('n8n', ['start'], {
+		env: { ...instance.env, N8N_PORT: String(port), N8N_LOG_LEVEL: 'warn' },
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
+	const stop = async () => {
+		server.kill('SIGTERM');
+		await sim.stop();
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void stop());
+	process.on('SIGTERM', () => void stop());
+	server.on('exit', (code) => {
+		console.log(`n8n exited (${code})`);
+		void sim.stop().then(() => process.exit(code ?? 0));
+	});
+	await waitForReady(url, 120_000);
+	await fetch(`${url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(OWNER),
+	});
+	console.log(`
+Open ${url} and sign in as ${OWNER.email} / ${OWNER.password}.
+The three example workflows and the executions above are there; the ABBYY Vantage node talks to
+the simulator at ${sim.url}, so "Execute workflow" works in the editor too.
+
+Press Ctrl-C here to stop n8n and the simulator.`);
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});

@@ -1,0 +1,116 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, no-console --
+ * End-to-end infrastructure, never shipped. */
+/**
+ * One set-up shared by the e2e suite and the demo: pack the package, give a fresh n8n user folder
+ * the tarball, start the simulator with the data the examples expect, import the credential and
+ * the workflows (parameterised for this run).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { FIXTURE, VantageSimulator, sampleCsv } from '../../test/simulator/simulator';
+import { ensureHost, freshInstance, n8n, ROOT, WORK, writeJson, type N8nInstance } from './n8n';
+
+export const PACKAGE = 'n8n-nodes-abbyy-vantage';
+export const CREDENTIAL = { id: 'vantageCred000001', name: 'ABBYY Vantage account' };
+export const CLEANUP_CATALOG = 'Vendors / EU 2026';
+/** The transaction id the add-document example carries; replaced by a simulator transaction. */
+const EXAMPLE_TRANSACTION_ID = '00000000-0000-4000-8000-000000000000';
+/** Where the report example writes its CSV files; replaced by the run's files folder. */
+const EXAMPLE_OUTPUT_DIR = '/tmp/vantage-reports/';
+
+export const REPORT_FILES = [
+	sampleCsv(3, 'week'),
+	'SkillId,Status\r\nInvoices,FinishedSuccessfully\r\nÄrzte,Zürich ✓\r\n',
+];
+
+export interface Setup {
+	instance: N8nInstance;
+	sim: VantageSimulator;
+	transactionId: string;
+	/** Workflow files imported, by id. */
+	workflows: Array<{ id: string; name: string; file: string }>;
+}
+
+function pack(): string {
+	console.log('[e2e] building and packing the package');
+	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
+	mkdirSync(WORK, { recursive: true });
+	for (const old of readdirSync(WORK).filter((f) => f.endsWith('.tgz'))) rmSync(join(WORK, old));
+	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', WORK], { cwd: ROOT })
+		.toString()
+		.trim()
+		.split('\n')
+		.pop()!;
+	return join(WORK, name);
+}
+
+export async function setUp(options: {
+	includeE2eWorkflows: boolean;
+	simulatorPort?: number;
+}): Promise<Setup> {
+	ensureHost();
+	const instance = await freshInstance(pack(), PACKAGE);
+
+	const sim = new VantageSimulator({ port: options.simulatorPort ?? 0 });
+	await sim.start();
+	console.log(`[e2e] simulator on ${sim.url}; n8n user folder ${instance.userFolder}`);
+	sim.addCatalog(CLEANUP_CATALOG);
+	sim.seedRecords(
+		CLEANUP_CATALOG,
+		Array.from({ length: 12400 }, (_, i) => `vendor-${i}`),
+	);
+	sim.seedRecords(FIXTURE.catalogId, ['vendor-a', 'vendor-b', 'vendor-c']);
+	sim.setDefaultExportScript({ path: ['Queued', 'Processing', 'Succeeded'], files: REPORT_FILES });
+	const transactionId = sim.createTransaction(FIXTURE.processSkillId);
+
+	writeJson(join(WORK, 'credentials.json'), [
+		{
+			...CREDENTIAL,
+			type: 'abbyyVantageApi',
+			data: {
+				region: 'custom',
+				baseUrl: sim.url,
+				tenantId: '',
+				clientId: FIXTURE.clientId,
+				clientSecret: FIXTURE.clientSecret,
+				username: FIXTURE.username,
+				password: FIXTURE.password,
+				scope: FIXTURE.scope,
+				accessToken: '',
+			},
+		},
+	]);
+	const credentials = await n8n(instance, [
+		'import:credentials',
+		`--input=${join(WORK, 'credentials.json')}`,
+	]);
+	if (credentials.code !== 0)
+		throw new Error(`import:credentials failed:\n${credentials.stdout}${credentials.stderr}`);
+
+	const dir = join(WORK, 'workflows');
+	rmSync(dir, { recursive: true, force: true });
+	mkdirSync(dir, { recursive: true });
+	const folders = options.includeE2eWorkflows
+		? ['examples', join('e2e', 'workflows')]
+		: ['examples'];
+	const workflows: Setup['workflows'] = [];
+	for (const folder of folders) {
+		for (const file of readdirSync(join(ROOT, folder)).filter((f) => f.endsWith('.json'))) {
+			const text = readFileSync(join(ROOT, folder, file), 'utf8')
+				.split(EXAMPLE_OUTPUT_DIR)
+				.join(`${instance.filesDir}/`)
+				.split(EXAMPLE_TRANSACTION_ID)
+				.join(transactionId);
+			const workflow = JSON.parse(text) as { id: string; name: string };
+			writeJson(join(dir, file), workflow);
+			workflows.push({ id: workflow.id, name: workflow.name, file: join(folder, file) });
+		}
+	}
+	const imported = await n8n(instance, ['import:workflow', '--separate', `--input=${dir}`]);
+	if (imported.code !== 0)
+		throw new Error(`import:workflow failed:\n${imported.stdout}${imported.stderr}`);
+	console.log(`[e2e] imported the credential and ${workflows.length} workflows`);
+	return { instance, sim, transactionId, workflows };
+}
