@@ -608,3 +608,51 @@ describe('HTTP control API (for other processes)', () => {
 function randomId(): string {
 	return '11111111-2222-4333-8444-555555555555';
 }
+
+describe('seeded random faults and counters', () => {
+	test('the same seed gives the same faults; clearFaults stops them', async () => {
+		const pattern = async () => {
+			const statuses: number[] = [];
+			for (let i = 0; i < 40; i++) statuses.push((await api(sim, bearer, 'GET', CATALOGS)).status);
+			return statuses;
+		};
+		sim.injectRandomFaults(
+			0.3,
+			[
+				{ kind: 'status', status: 503 },
+				{ kind: 'status', status: 429 },
+			],
+			42,
+		);
+		const first = await pattern();
+		sim.injectRandomFaults(
+			0.3,
+			[
+				{ kind: 'status', status: 503 },
+				{ kind: 'status', status: 429 },
+			],
+			42,
+		);
+		const second = await pattern();
+		expect(second).toEqual(first);
+		const faulted = first.filter((s) => s !== 200).length;
+		expect(faulted).toBeGreaterThan(4);
+		expect(faulted).toBeLessThan(25);
+		expect(new Set(first)).toEqual(new Set([200, 503, 429]));
+		sim.clearFaults();
+		expect(await pattern()).toEqual(Array(40).fill(200));
+	});
+
+	test('createdCounts and stats count what was processed', async () => {
+		await api(sim, bearer, 'POST', EXPORTS, { filters: { startDate: '2025-11-03T00:00:00Z' } });
+		const tx = sim.createTransaction(FIXTURE.processSkillId);
+		await api(sim, bearer, 'POST', `${TRANSACTIONS}/${tx}/documents`, {});
+		await api(sim, bearer, 'POST', `${CATALOGS}/Vendors/reindex`);
+		expect(sim.createdCounts()).toEqual({ exports: 1, documents: 1, reindexes: 1, tokens: 1 });
+		expect(sim.stats()).toEqual({
+			'CreateTransactionStepsExportRequest 200': 1,
+			'CreateTransactionDocument 201': 1,
+			'StartCatalogReindex 200': 1,
+		});
+	});
+});

@@ -329,6 +329,7 @@ export class VantageSimulator {
 	private server: Server | null = null;
 	private readonly sockets = new Set<Socket>();
 	private faults: FaultRule[] = [];
+	private randomFaults: { rate: number; faults: Fault[]; next: () => number } | null = null;
 	private readonly tokens = new Map<string, Token>();
 	private tokenSerial = 0;
 	private seq = 0;
@@ -405,6 +406,37 @@ export class VantageSimulator {
 
 	clearFaults(): void {
 		this.faults = [];
+		this.randomFaults = null;
+	}
+
+	/**
+	 * From now on each API request (not the token endpoint) gets one of `faults` with probability
+	 * `rate`, drawn from a generator seeded with `seed`, so a soak run can be repeated exactly.
+	 */
+	injectRandomFaults(rate: number, faults: Fault[], seed: number): void {
+		this.randomFaults = { rate, faults, next: mulberry32(seed) };
+	}
+
+	/** How many things were created: duplicates here mean a create was processed twice. */
+	createdCounts(): { exports: number; documents: number; reindexes: number; tokens: number } {
+		let documents = 0;
+		for (const tx of this.transactions.values()) documents += tx.documents.length;
+		return {
+			exports: this.exports.size,
+			documents,
+			reindexes: this.reindexOps.size,
+			tokens: this.tokenSerial,
+		};
+	}
+
+	/** Requests per route and status, e.g. { "DeleteRecords 200": 200 }. */
+	stats(): Record<string, number> {
+		const counts: Record<string, number> = {};
+		for (const r of this.requests) {
+			const key = `${r.route ?? 'unrouted'} ${r.status ?? 'pending'}`;
+			counts[key] = (counts[key] ?? 0) + 1;
+		}
+		return counts;
 	}
 
 	clearLog(): void {
@@ -653,9 +685,15 @@ export class VantageSimulator {
 		const rule = this.faults.find(
 			(f) => (f.route === '*' ? route !== 'Token' : f.route === route) && f.hits < f.times,
 		);
-		if (!rule) return null;
-		rule.hits++;
-		return rule.fault;
+		if (rule) {
+			rule.hits++;
+			return rule.fault;
+		}
+		const random = this.randomFaults;
+		if (random && route !== null && route !== 'Token' && random.next() < random.rate) {
+			return random.faults[Math.floor(random.next() * random.faults.length)];
+		}
+		return null;
 	}
 
 	private match(
@@ -1201,6 +1239,8 @@ export class VantageSimulator {
 				case 'POST /__simulator/latency':
 					this.setLatency(Number(body.ms));
 					return ok();
+				case 'GET /__simulator/stats':
+					return ok({ requests: this.stats(), created: this.createdCounts() });
 				case 'GET /__simulator/state':
 					return ok({
 						catalogs: [...this.catalogs.values()].map((c) => ({
@@ -1225,6 +1265,18 @@ export class VantageSimulator {
 }
 
 // ---------------------------------------------------------------- helpers
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same fault sequence. */
+function mulberry32(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
 
 async function sleep(ms: number): Promise<void> {
 	await new Promise((resolve) => setTimeout(resolve, ms));

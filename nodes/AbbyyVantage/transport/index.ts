@@ -36,6 +36,8 @@ export interface VantageRequest {
 	idempotent: boolean;
 	/** Return the body as bytes (export result files). */
 	binary?: boolean;
+	/** Only the status matters (delete records answers 200 with an empty body); skip parsing. */
+	ignoreBody?: boolean;
 	itemIndex?: number;
 	/** What the node is doing, for error descriptions ("creating the export"). */
 	action: string;
@@ -117,6 +119,7 @@ export class VantageClient {
 					options,
 				);
 				if (req.binary) return toBuffer(response) as T;
+				if (req.ignoreBody) return undefined as T;
 				const parsed = parseResponse(response);
 				if (parsed !== MALFORMED) return parsed as T;
 				failure = { kind: 'malformed' };

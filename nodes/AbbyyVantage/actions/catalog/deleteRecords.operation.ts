@@ -329,6 +329,7 @@ async function deleteFromCatalog(
 				path: apiPath`/api/publicapi/v1/catalogs/${catalogId}/records/delete`,
 				body: ids,
 				idempotent: true,
+				ignoreBody: true,
 				itemIndex,
 				action: `deleting batch ${batch + 1} of ${batches.length} (${ids.length} IDs) from catalog "${catalogId}"`,
 				hints: { 404: 'Check the Catalog: its ID is the catalog’s name.' },
