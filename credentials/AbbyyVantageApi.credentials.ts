@@ -1,5 +1,5 @@
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -222,14 +222,17 @@ export class AbbyyVantageApi implements ICredentialType {
 		return { accessToken: token };
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.accessToken}}',
-			},
+	/**
+	 * Bearer header. A function rather than a generic `={{ }}` block: n8n runs it on every request,
+	 * and a plain function skips the expression engine each time.
+	 */
+	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
+		...requestOptions,
+		headers: {
+			...requestOptions.headers,
+			Authorization: `Bearer ${String(credentials.accessToken ?? '')}`,
 		},
-	};
+	});
 
 	test: ICredentialTestRequest = {
 		request: {

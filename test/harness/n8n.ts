@@ -102,8 +102,12 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
 		const authenticate = credentialType.authenticate;
-		if (typeName !== credentialType.name || !authenticate || typeof authenticate === 'function') {
+		if (typeName !== credentialType.name || !authenticate) {
 			throw new Error(`unexpected credential type ${typeName}`);
+		}
+		// As n8n's CredentialsHelper: a function is called; a generic block has its expressions resolved.
+		if (typeof authenticate === 'function') {
+			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 		}
 		const options = requestOptions as IHttpRequestOptions & Record<string, unknown>;
 		for (const [outerKey, outer] of Object.entries(authenticate.properties)) {

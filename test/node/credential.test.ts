@@ -167,10 +167,18 @@ describe('preAuthentication (password grant)', () => {
 });
 
 describe('authenticate and test request', () => {
-	test('authenticate sends the token as a Bearer header', () => {
-		expect(credentialType.authenticate).toEqual({
-			type: 'generic',
-			properties: { headers: { Authorization: '=Bearer {{$credentials.accessToken}}' } },
+	test('authenticate sends the token as a Bearer header and keeps other headers', async () => {
+		const authenticate = credentialType.authenticate as (
+			c: ICredentialDataDecryptedObject,
+			o: IHttpRequestOptions,
+		) => Promise<IHttpRequestOptions>;
+		const options = await authenticate(
+			{ accessToken: 'tok-123' },
+			{ url: 'https://x', headers: { Accept: 'application/json' } },
+		);
+		expect(options).toEqual({
+			url: 'https://x',
+			headers: { Accept: 'application/json', Authorization: 'Bearer tok-123' },
 		});
 	});
 

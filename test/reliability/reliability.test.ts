@@ -332,10 +332,7 @@ describe('fault matrix: every operation × every fault', () => {
 					secrets: 0,
 				});
 				expect(attempts).toBe(expectedAttempts);
-				if (
-					f.auth === 'once' ||
-					(f.fault.kind === 'malformedJson' && !parsesBody(op))
-				) {
+				if (f.auth === 'once' || (f.fault.kind === 'malformedJson' && !parsesBody(op))) {
 					expect(error).toBe('');
 				} else {
 					expect(error).toMatch(/\[item 0\]$/);

@@ -483,6 +483,28 @@ export class VantageSimulator {
 		record.forced = status;
 	}
 
+	/** A Succeeded export with one small file, owned by the fixture user, created directly. */
+	createFinishedExport(owner: string = FIXTURE.username): string {
+		const requestId = randomUUID();
+		this.exports.set(requestId, {
+			requestId,
+			owner,
+			createdUtc: new Date().toISOString(),
+			completedUtc: new Date().toISOString(),
+			correlationId: randomUUID(),
+			filters: { startDate: '2025-11-01T00:00:00Z' },
+			sendEmailNotification: false,
+			script: {
+				path: ['Succeeded'],
+				advanceEvery: { polls: 1 },
+				files: [sampleCsv(1, requestId.slice(0, 8))],
+			},
+			polls: 0,
+			createdAt: Date.now(),
+		});
+		return requestId;
+	}
+
 	exportIds(): string[] {
 		return [...this.exports.keys()];
 	}
@@ -1236,6 +1258,12 @@ export class VantageSimulator {
 					return ok();
 				case 'POST /__simulator/transactions':
 					return ok({ transactionId: this.createTransaction(String(body.skillId)) });
+				case 'POST /__simulator/exports': {
+					// Many finished exports at once, owned by the fixture user (benchmarks).
+					const ids: string[] = [];
+					for (let i = 0; i < Number(body.count ?? 1); i++) ids.push(this.createFinishedExport());
+					return ok({ requestIds: ids });
+				}
 				case 'POST /__simulator/latency':
 					this.setLatency(Number(body.ms));
 					return ok();

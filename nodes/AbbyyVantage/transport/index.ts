@@ -1,4 +1,6 @@
 import type {
+	IAdditionalCredentialOptions,
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
@@ -80,9 +82,17 @@ export class VantageClient {
 		return await this.send<T>(req);
 	}
 
+	/**
+	 * The decrypted credential, read once per execution and handed to every request: n8n would
+	 * otherwise load and decrypt it again for each one. n8n writes a refreshed token into this same
+	 * object, so later requests use it.
+	 */
+	private credentials?: ICredentialDataDecryptedObject;
+
 	private async resolveBaseUrl(itemIndex?: number): Promise<string> {
 		if (this.baseUrl) return this.baseUrl;
 		const credentials = await this.ctx.getCredentials(CREDENTIAL_TYPE);
+		this.credentials = credentials;
 		const problem = baseUrlProblem(credentials);
 		if (problem) {
 			throw new NodeOperationError(this.ctx.getNode(), `Credential: ${problem}`, {
@@ -116,7 +126,8 @@ export class VantageClient {
 				const response: unknown = await this.ctx.helpers.httpRequestWithAuthentication.call(
 					this.ctx,
 					CREDENTIAL_TYPE,
-					options,
+					{ ...options },
+					this.credentialOptions(),
 				);
 				if (req.binary) return toBuffer(response) as T;
 				if (req.ignoreBody) return undefined as T;
@@ -152,6 +163,19 @@ export class VantageClient {
 				});
 			}
 		}
+	}
+
+	private credentialOptions(): IAdditionalCredentialOptions | undefined {
+		const ref = this.ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+		if (!this.credentials || !ref?.id) return undefined;
+		return {
+			credentialsDecrypted: {
+				id: ref.id,
+				name: ref.name,
+				type: CREDENTIAL_TYPE,
+				data: this.credentials,
+			},
+		};
 	}
 
 	/** Milliseconds to wait before sending again, or undefined to give up now. */
