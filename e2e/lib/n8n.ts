@@ -167,7 +167,7 @@ export function parseRun(stdout: string): Record<string, unknown> | undefined {
 	const start = lines.findIndex((line) => line === '{' || line.startsWith('{"'));
 	if (start === -1) return undefined;
 	for (let end = lines.length - 1; end >= start; end--) {
-		if (!lines[end].startsWith('}')) continue;
+		if (!lines[end].trimEnd().endsWith('}')) continue;
 		try {
 			return JSON.parse(lines.slice(start, end + 1).join('\n')) as Record<string, unknown>;
 		} catch {

@@ -70,6 +70,8 @@ export interface LoggedRequest {
 	tokenSerial: number | null;
 	status?: number;
 	fault?: Fault['kind'];
+	/** When the response was sent (or the connection dropped). */
+	finishedAt?: number;
 }
 
 export interface SimUser {
@@ -583,7 +585,21 @@ export class VantageSimulator {
 			tokenSerial: null,
 		};
 		this.requests.push(entry);
+		try {
+			await this.handleApi(req, res, entry, rawPath, rawBody, query);
+		} finally {
+			entry.finishedAt = Date.now();
+		}
+	}
 
+	private async handleApi(
+		req: IncomingMessage,
+		res: ServerResponse,
+		entry: LoggedRequest,
+		rawPath: string,
+		rawBody: Buffer,
+		query: URLSearchParams,
+	): Promise<void> {
 		let route: Route | null = null;
 		try {
 			const match = this.match(entry.method, rawPath);

@@ -304,20 +304,37 @@ interface FailedBatch extends IDataObject {
  * Delete `idsRequested` from one catalog in batches and account for every ID: each one ends up
  * in `idsDeleted` (a 200 confirmed its batch) or in a failed batch with the service's reason.
  */
+/** IDs to delete from one catalog: deduplicated as they are read, with the count before. */
+interface IdPool {
+	unique: Set<string>;
+	requested: number;
+}
+
+function poolOf(ids: string[]): IdPool {
+	return { unique: new Set(ids), requested: ids.length };
+}
+
 async function deleteFromCatalog(
 	ctx: IExecuteFunctions,
 	client: VantageClient,
 	catalogId: string,
-	idsRequested: string[],
+	pool: IdPool,
 	invalidIds: InvalidId[],
 	settings: Settings,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const unique = [...new Set(idsRequested)];
+	// Batches straight from the set: no intermediate copy of a million IDs.
 	const batches: string[][] = [];
-	for (let i = 0; i < unique.length; i += settings.batchSize) {
-		batches.push(unique.slice(i, i + settings.batchSize));
+	let current: string[] = [];
+	for (const id of pool.unique) {
+		current.push(id);
+		if (current.length === settings.batchSize) {
+			batches.push(current);
+			current = [];
+		}
 	}
+	if (current.length) batches.push(current);
+	const uniqueCount = pool.unique.size;
 	let fatal: string | undefined;
 	let batchesSent = 0;
 	const settled = await mapConcurrent(batches, settings.concurrency, async (ids, batch) => {
@@ -363,12 +380,12 @@ async function deleteFromCatalog(
 	});
 	const summary: IDataObject = {
 		catalogId,
-		idsRequested: idsRequested.length,
-		uniqueIdsSent: unique.length,
-		duplicatesRemoved: idsRequested.length - unique.length,
+		idsRequested: pool.requested,
+		uniqueIdsSent: uniqueCount,
+		duplicatesRemoved: pool.requested - uniqueCount,
 		batchesSent,
 		idsDeleted,
-		idsFailed: unique.length - idsDeleted,
+		idsFailed: uniqueCount - idsDeleted,
 		failedBatches,
 	};
 	if (settings.skipInvalidIds) summary.invalidIds = invalidIds;
@@ -377,7 +394,7 @@ async function deleteFromCatalog(
 		const notDeleted = failedBatches.flatMap((b) => b.ids);
 		throw withErrorOutput(
 			new NodeApiError(ctx.getNode(), { ...summary } as JsonObject, {
-				message: `Deleted ${idsDeleted} of ${unique.length} record IDs from catalog "${catalogId}"; ${notDeleted.length} in ${failedBatches.length} failed batch${failedBatches.length === 1 ? '' : 'es'} were not deleted: ${failedBatches[0].error} [item ${itemIndex}]`,
+				message: `Deleted ${idsDeleted} of ${uniqueCount} record IDs from catalog "${catalogId}"; ${notDeleted.length} in ${failedBatches.length} failed batch${failedBatches.length === 1 ? '' : 'es'} were not deleted: ${failedBatches[0].error} [item ${itemIndex}]`,
 				description: `Not deleted (${notDeleted.length}): ${notDeleted.join(', ')}`,
 				httpCode: failedBatches[0].httpCode ?? undefined,
 				itemIndex,
@@ -397,10 +414,10 @@ async function deleteFromCatalog(
 function requireSomeIds(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	ids: string[],
+	count: number,
 	invalidCount: number,
 ) {
-	if (ids.length === 0) {
+	if (count === 0) {
 		throw invalid(
 			ctx,
 			itemIndex,
@@ -430,13 +447,13 @@ export async function execute(
 				itemIndex,
 				settings.skipInvalidIds,
 			);
-			requireSomeIds(this, itemIndex, ids, invalidIds.length);
+			requireSomeIds(this, itemIndex, ids.length, invalidIds.length);
 			return {
 				json: await deleteFromCatalog(
 					this,
 					client,
 					catalogId,
-					ids,
+					poolOf(ids),
 					invalidIds,
 					settings,
 					itemIndex,
@@ -450,7 +467,7 @@ export async function execute(
 	const out: INodeExecutionData[] = [];
 	const groups = new Map<
 		string,
-		{ itemIndexes: number[]; ids: string[]; invalidIds: InvalidId[] }
+		{ itemIndexes: number[]; pool: IdPool; invalidIds: InvalidId[] }
 	>();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		let read: ItemIds;
@@ -462,21 +479,26 @@ export async function execute(
 			out.push(errorItem(nodeError, itemIndex));
 			continue;
 		}
-		const group = groups.get(read.catalogId) ?? { itemIndexes: [], ids: [], invalidIds: [] };
+		const group = groups.get(read.catalogId) ?? {
+			itemIndexes: [],
+			pool: { unique: new Set<string>(), requested: 0 },
+			invalidIds: [],
+		};
 		group.itemIndexes.push(itemIndex);
-		for (const id of read.ids) group.ids.push(id);
+		for (const id of read.ids) group.pool.unique.add(id);
+		group.pool.requested += read.ids.length;
 		for (const bad of read.invalidIds) group.invalidIds.push(bad);
 		groups.set(read.catalogId, group);
 	}
 	for (const [catalogId, group] of groups) {
 		const first = group.itemIndexes[0];
 		try {
-			requireSomeIds(this, first, group.ids, group.invalidIds.length);
+			requireSomeIds(this, first, group.pool.requested, group.invalidIds.length);
 			const summary = await deleteFromCatalog(
 				this,
 				client,
 				catalogId,
-				group.ids,
+				group.pool,
 				group.invalidIds,
 				settings,
 				first,
