@@ -5,6 +5,7 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	INode,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -95,7 +96,7 @@ export class VantageClient {
 		this.credentials = credentials;
 		const problem = baseUrlProblem(credentials);
 		if (problem) {
-			throw new NodeOperationError(this.ctx.getNode(), `Credential: ${problem}`, {
+			throw new NodeOperationError(this.node, `Credential: ${problem}`, {
 				itemIndex,
 				description: 'Open the ABBYY Vantage credential and correct Region or Base URL.',
 			});
@@ -105,7 +106,7 @@ export class VantageClient {
 	}
 
 	private async send<T>(req: VantageRequest): Promise<T> {
-		const node = this.ctx.getNode();
+		const node = this.node;
 		const baseUrl = await this.resolveBaseUrl(req.itemIndex);
 		const options: IHttpRequestOptions = {
 			method: req.method,
@@ -166,17 +167,30 @@ export class VantageClient {
 	}
 
 	private credentialOptions(): IAdditionalCredentialOptions | undefined {
-		const ref = this.ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-		if (!this.credentials || !ref?.id) return undefined;
-		return {
-			credentialsDecrypted: {
-				id: ref.id,
-				name: ref.name,
-				type: CREDENTIAL_TYPE,
-				data: this.credentials,
-			},
-		};
+		if (this.credentialsOption !== undefined || !this.credentials) return this.credentialsOption;
+		const ref = this.node.credentials?.[CREDENTIAL_TYPE];
+		this.credentialsOption = ref?.id
+			? {
+					credentialsDecrypted: {
+						id: ref.id,
+						name: ref.name,
+						type: CREDENTIAL_TYPE,
+						data: this.credentials,
+					},
+				}
+			: undefined;
+		return this.credentialsOption;
 	}
+
+	private credentialsOption?: IAdditionalCredentialOptions;
+
+	/** `getNode()` deep-copies the node on every call; it does not change during a run. */
+	private get node(): INode {
+		this.nodeCopy ??= this.ctx.getNode();
+		return this.nodeCopy;
+	}
+
+	private nodeCopy?: INode;
 
 	/** Milliseconds to wait before sending again, or undefined to give up now. */
 	private retryDelay(req: VantageRequest, failure: Failure, attempt: number): number | undefined {
