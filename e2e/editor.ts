@@ -1,0 +1,288 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, no-console --
+ * Editor UI check, never shipped: a real n8n editor in Debian's Chromium. */
+/**
+ * `npm run test:editor`: opens the editor of a real n8n (the e2e host) in Debian's Chromium through
+ * playwright-core (never a browser download), adds the ABBYY Vantage node, switches through every
+ * resource and operation, asserts which fields are shown and hidden, and saves a screenshot of each
+ * to test-artifacts/editor/. Ends with `N passed, M failed`.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { chromium, type Page } from 'playwright-core';
+
+import { ROOT } from './lib/n8n';
+import { setUp } from './lib/setup';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const OWNER = {
+	email: 'editor@example.com',
+	password: 'Editor-n8n-2026',
+	firstName: 'Editor',
+	lastName: 'Check',
+};
+const ARTIFACTS = join(ROOT, 'test-artifacts', 'editor');
+
+interface Screen {
+	resource: string;
+	operation: string;
+	/** Field labels that must be visible. */
+	shown: string[];
+	/** Field labels that must not be visible. */
+	hidden: string[];
+	/** Extra setup before the assertions (e.g. switch a dependent option). */
+	then?: (page: Page) => Promise<void>;
+	slug: string;
+}
+
+const COMMON_HIDDEN = [
+	'Start Date',
+	'Request ID',
+	'Transaction ID',
+	'Catalog',
+	'Record IDs Source',
+	'Wait For Completion',
+];
+
+function hiddenExcept(...shown: string[]): string[] {
+	return COMMON_HIDDEN.filter((label) => !shown.includes(label));
+}
+
+const screens: Screen[] = [
+	{
+		slug: 'report-create-export',
+		resource: 'Report',
+		operation: 'Create Export',
+		shown: ['Start Date', 'Additional Fields', 'Request Options'],
+		hidden: hiddenExcept('Start Date'),
+	},
+	{
+		slug: 'report-get-export-status',
+		resource: 'Report',
+		operation: 'Get Export Status',
+		shown: ['Request ID', 'Options'],
+		hidden: hiddenExcept('Request ID'),
+	},
+	{
+		slug: 'report-wait-for-export',
+		resource: 'Report',
+		operation: 'Wait For Export',
+		shown: ['Request ID', 'Options'],
+		hidden: hiddenExcept('Request ID'),
+	},
+	{
+		slug: 'report-download-all',
+		resource: 'Report',
+		operation: 'Download Export Files',
+		shown: ['Request ID', 'Files', 'Put Output File in Field'],
+		hidden: [...hiddenExcept('Request ID'), 'File Index'],
+	},
+	{
+		slug: 'report-download-one',
+		resource: 'Report',
+		operation: 'Download Export Files',
+		shown: ['Request ID', 'Files', 'File Index', 'Put Output File in Field'],
+		hidden: hiddenExcept('Request ID'),
+		then: async (page) => await selectOption(page, 'files', 'One File'),
+	},
+	{
+		slug: 'transaction-document-add',
+		resource: 'Transaction Document',
+		operation: 'Add',
+		shown: ['Transaction ID', 'Additional Fields'],
+		hidden: hiddenExcept('Transaction ID'),
+	},
+	{
+		slug: 'catalog-delete-records-list',
+		resource: 'Catalog',
+		operation: 'Delete Records',
+		shown: ['Catalog', 'Record IDs Source', 'Record IDs', 'Mode', 'Options'],
+		hidden: [...hiddenExcept('Catalog', 'Record IDs Source'), 'Input Field'],
+	},
+	{
+		slug: 'catalog-delete-records-field',
+		resource: 'Catalog',
+		operation: 'Delete Records',
+		shown: ['Catalog', 'Record IDs Source', 'Input Field', 'Mode'],
+		hidden: [...hiddenExcept('Catalog', 'Record IDs Source'), 'Record IDs'],
+		then: async (page) => await selectOption(page, 'recordIdsSource', 'From Input Field'),
+	},
+	{
+		slug: 'catalog-reindex',
+		resource: 'Catalog',
+		operation: 'Reindex',
+		shown: ['Catalog', 'Wait For Completion', 'Options'],
+		hidden: hiddenExcept('Catalog', 'Wait For Completion'),
+	},
+];
+
+let passed = 0;
+let failed = 0;
+
+async function selectOption(page: Page, parameter: string, option: string): Promise<void> {
+	await page.locator(`[data-test-id="parameter-input-${parameter}"]`).first().click();
+	// An option's accessible name includes its description; match its title exactly.
+	await page
+		.getByRole('option')
+		.filter({ has: page.getByText(option, { exact: true }) })
+		.first()
+		.click();
+	await page.waitForTimeout(300);
+}
+
+/** Labels of the parameters the NDV shows right now. */
+async function visibleLabels(page: Page): Promise<string[]> {
+	const raw = await page
+		.locator(
+			'[data-test-id="ndv"] .parameter-item, [data-test-id="ndv"] [data-test-id="parameter-item"]',
+		)
+		.evaluateAll((nodes) =>
+			nodes
+				.filter((n) => (n as unknown as { offsetParent: unknown }).offsetParent !== null)
+				.map((n) =>
+					(
+						n.querySelector('label, .n8n-input-label, [data-test-id="input-label"]')?.textContent ??
+						''
+					)
+						.replace(/\s+/g, ' ')
+						.trim(),
+				)
+				.filter(Boolean),
+		);
+	// A hovered label also carries the Fixed / Expression toggle; keep the title, once.
+	return [...new Set(raw.map((label) => label.replace(/\s*Fixed\s*Expression.*$/, '')))];
+}
+
+async function login(url: string): Promise<string> {
+	await fetch(`${url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(OWNER),
+	});
+	const res = await fetch(`${url}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+	});
+	const cookie = res.headers.get('set-cookie') ?? '';
+	const match = /n8n-auth=([^;]+)/.exec(cookie);
+	if (!match) throw new Error(`login failed: ${res.status}`);
+	return match[1];
+}
+
+async function main(): Promise<void> {
+	if (!existsSync(CHROMIUM)) {
+		console.log(
+			`Chromium not found at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium).`,
+		);
+		console.log('0 passed, 1 failed');
+		process.exit(1);
+	}
+	mkdirSync(ARTIFACTS, { recursive: true });
+	const { instance, sim } = await setUp({ includeE2eWorkflows: false });
+	const port = Number(instance.env.N8N_PORT);
+	const url = `http://127.0.0.1:${port}`;
+	const server = spawn('n8n', ['start'], {
+		env: { ...instance.env, N8N_LOG_LEVEL: 'warn' },
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
+	const browser = await chromium.launch({
+		executablePath: CHROMIUM,
+		args: [
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-dev-shm-usage',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+			'--no-first-run',
+		],
+	});
+	try {
+		for (let i = 0; i < 240; i++) {
+			const ready = await fetch(`${url}/healthz/readiness`).then(
+				(r) => r.ok,
+				() => false,
+			);
+			if (ready) break;
+			await new Promise((r) => setTimeout(r, 500));
+		}
+		const auth = await login(url);
+		const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+		await context.addCookies([{ name: 'n8n-auth', value: auth, url }]);
+		const page = await context.newPage();
+
+		// An imported example has a trigger already; add the node to it from the node creator.
+		await page.goto(`${url}/workflow/vantageExDocument1`);
+		await page.locator('[data-test-id="node-creator-plus-button"]').click();
+		await page.locator('[data-test-id="node-creator-search-bar"]').fill('ABBYY Vantage');
+		await page
+			.locator('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]')
+			.filter({ hasText: 'ABBYY Vantage' })
+			.first()
+			.click();
+		// The actions panel lists the operations; choosing one adds the node and opens it.
+		await page
+			.locator('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]')
+			.filter({ hasText: 'Get export status' })
+			.first()
+			.click();
+		await page.locator('[data-test-id="ndv"]').waitFor();
+		await page.screenshot({ path: join(ARTIFACTS, '00-node-added.png') });
+		await check(
+			'the node is added from the node creator and opens with its parameters',
+			async () => {
+				const labels = await visibleLabels(page);
+				if (!labels.includes('Resource') || !labels.includes('Operation'))
+					throw new Error(`labels: ${labels.join(', ')}`);
+			},
+		);
+
+		for (const [index, screen] of screens.entries()) {
+			await check(
+				`${screen.resource} → ${screen.operation}${screen.then ? ` (${screen.slug})` : ''}`,
+				async () => {
+					await selectOption(page, 'resource', screen.resource);
+					await selectOption(page, 'operation', screen.operation);
+					if (screen.then) await screen.then(page);
+					const labels = await visibleLabels(page);
+					await page.screenshot({
+						path: join(ARTIFACTS, `${String(index + 1).padStart(2, '0')}-${screen.slug}.png`),
+					});
+					const missing = screen.shown.filter((label) => !labels.includes(label));
+					const leaked = screen.hidden.filter((label) => labels.includes(label));
+					if (missing.length || leaked.length) {
+						throw new Error(
+							`missing: [${missing.join(', ')}]; should be hidden: [${leaked.join(', ')}]; shown: [${labels.join(', ')}]`,
+						);
+					}
+				},
+			);
+		}
+	} finally {
+		await browser.close();
+		server.kill('SIGTERM');
+		await sim.stop();
+	}
+	console.log(`screenshots: ${ARTIFACTS}`);
+	console.log(`${passed} passed, ${failed} failed`);
+	process.exit(failed ? 1 : 0);
+}
+
+async function check(name: string, body: () => Promise<void>): Promise<void> {
+	try {
+		await body();
+		passed++;
+		console.log(`  ✓ ${name}`);
+	} catch (error) {
+		failed++;
+		console.log(`  ✗ ${name}\n      ${(error as Error).message}`);
+	}
+}
+
+main().catch((error) => {
+	console.error(error);
+	console.log(`${passed} passed, ${failed + 1} failed`);
+	process.exit(1);
+});
