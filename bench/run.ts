@@ -12,8 +12,8 @@ import { join } from 'node:path';
 
 import { runNode, simulatorCredentials } from '../test/harness/n8n';
 import { HOST, freshInstance, n8n, ROOT, WORK, writeJson } from '../e2e/lib/n8n';
-import { PACKAGE } from '../e2e/lib/setup';
-import { FIXTURE, VantageSimulator } from '../test/simulator/simulator';
+import { CREDENTIAL, PACKAGE } from '../e2e/lib/setup';
+import { FIXTURE, fixtureCredentialData, VantageSimulator } from '../test/simulator/simulator';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TS_ENV = { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true', TS_NODE_TRANSPILE_ONLY: 'true' };
@@ -335,21 +335,7 @@ async function realN8nScenario(simUrl: string): Promise<string[]> {
 	);
 	const instance = await freshInstance(tarball, PACKAGE);
 	writeJson(join(WORK, 'bench-credentials.json'), [
-		{
-			id: 'vantageCred000001',
-			name: 'ABBYY Vantage account',
-			type: 'abbyyVantageApi',
-			data: {
-				region: 'custom',
-				baseUrl: simUrl,
-				clientId: FIXTURE.clientId,
-				clientSecret: FIXTURE.clientSecret,
-				username: FIXTURE.username,
-				password: FIXTURE.password,
-				scope: FIXTURE.scope,
-				accessToken: '',
-			},
-		},
+		{ ...CREDENTIAL, type: 'abbyyVantageApi', data: fixtureCredentialData(simUrl) },
 	]);
 	await n8n(instance, ['import:credentials', `--input=${join(WORK, 'bench-credentials.json')}`]);
 	writeJson(join(WORK, 'bench-workflows.json'), workflows(simUrl));

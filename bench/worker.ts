@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { Pool, request } from 'undici';
 
 import { runNode, simulatorCredentials } from '../test/harness/n8n';
-import { FIXTURE } from '../test/simulator/simulator';
+import { tokenForm } from '../test/helpers/http';
 
 interface Args {
 	scenario: 'delete' | 'status';
@@ -31,18 +31,10 @@ function deleteInput(): string[][] {
 }
 
 async function token(): Promise<string> {
-	const form = new URLSearchParams({
-		grant_type: 'password',
-		scope: FIXTURE.scope,
-		username: FIXTURE.username,
-		password: FIXTURE.password,
-		client_id: FIXTURE.clientId,
-		client_secret: FIXTURE.clientSecret,
-	});
 	const res = await request(`${args.simUrl}/auth2/connect/token`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: form.toString(),
+		body: tokenForm(),
 	});
 	return ((await res.body.json()) as { access_token: string }).access_token;
 }

@@ -9,7 +9,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { FIXTURE, VantageSimulator, sampleCsv } from '../../test/simulator/simulator';
+import {
+	FIXTURE,
+	fixtureCredentialData,
+	sampleCsv,
+	VantageSimulator,
+} from '../../test/simulator/simulator';
 import { ensureHost, freshInstance, n8n, ROOT, WORK, writeJson, type N8nInstance } from './n8n';
 
 export const PACKAGE = 'n8n-nodes-abbyy-vantage';
@@ -69,17 +74,7 @@ export async function setUp(options: {
 		{
 			...CREDENTIAL,
 			type: 'abbyyVantageApi',
-			data: {
-				region: 'custom',
-				baseUrl: sim.url,
-				tenantId: '',
-				clientId: FIXTURE.clientId,
-				clientSecret: FIXTURE.clientSecret,
-				username: FIXTURE.username,
-				password: FIXTURE.password,
-				scope: FIXTURE.scope,
-				accessToken: '',
-			},
+			data: fixtureCredentialData(sim.url),
 		},
 	]);
 	const credentials = await n8n(instance, [

@@ -37,7 +37,7 @@ import {
 
 import { AbbyyVantageApi } from '../../credentials/AbbyyVantageApi.credentials';
 import { AbbyyVantage } from '../../nodes/AbbyyVantage/AbbyyVantage.node';
-import { FIXTURE, type VantageSimulator } from '../simulator/simulator';
+import { fixtureCredentialData, type VantageSimulator } from '../simulator/simulator';
 
 export const NODE_TYPE = 'n8n-nodes-abbyy-vantage.abbyyVantage';
 export const NODE_NAME = 'ABBYY Vantage';
@@ -69,14 +69,7 @@ export function simulatorCredentials(
 	overrides: IDataObject = {},
 ): CredentialStore {
 	return new CredentialStore({
-		region: 'custom',
-		baseUrl: sim.url,
-		tenantId: '',
-		clientId: FIXTURE.clientId,
-		clientSecret: FIXTURE.clientSecret,
-		username: FIXTURE.username,
-		password: FIXTURE.password,
-		scope: FIXTURE.scope,
+		...fixtureCredentialData(sim.url),
 		...(overrides as ICredentialDataDecryptedObject),
 	});
 }

@@ -193,6 +193,21 @@ export const FIXTURE = {
 	catalogId: 'Vendors',
 } as const;
 
+/** The ABBYY Vantage API credential's fields for the fixture tenant on a simulator at `baseUrl`. */
+export function fixtureCredentialData(baseUrl: string): Record<string, string> {
+	return {
+		region: 'custom',
+		baseUrl,
+		tenantId: '',
+		clientId: FIXTURE.clientId,
+		clientSecret: FIXTURE.clientSecret,
+		username: FIXTURE.username,
+		password: FIXTURE.password,
+		scope: FIXTURE.scope,
+		accessToken: '',
+	};
+}
+
 const ALLOWED_SCOPES = new Set([
 	'openid',
 	'permissions',
