@@ -4,7 +4,7 @@
  * `npm run test:editor`: opens the editor of a real n8n (the e2e host) in Debian's Chromium through
  * playwright-core (never a browser download), adds the ABBYY Vantage node, switches through every
  * resource and operation, asserts which fields are shown and hidden, and saves a screenshot of each
- * to test-artifacts/editor/. Ends with `N passed, M failed`.
+ * to e2e/.work/test-artifacts/editor/. Ends with `N passed, M failed`.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 
 import { chromium, type Page } from 'playwright-core';
 
-import { ROOT } from './lib/n8n';
+import { WORK } from './lib/n8n';
 import { setUp } from './lib/setup';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -22,7 +22,8 @@ const OWNER = {
 	firstName: 'Editor',
 	lastName: 'Check',
 };
-const ARTIFACTS = join(ROOT, 'test-artifacts', 'editor');
+// Inside a dot-folder: n8n-node build copies every other *.png in the tree into dist/.
+const ARTIFACTS = join(WORK, 'test-artifacts', 'editor');
 
 interface Screen {
 	resource: string;
