@@ -61,6 +61,17 @@ export class VantageClient {
 	/** The first request runs alone, so a run over many items signs in once, not once per item. */
 	private firstRequest?: Promise<unknown>;
 
+	/**
+	 * The decrypted credential, read once per execution and handed to every request: n8n would
+	 * otherwise load and decrypt it again for each one. n8n writes a refreshed token into this same
+	 * object, so later requests use it.
+	 */
+	private credentials?: ICredentialDataDecryptedObject;
+
+	private credentialsOption?: IAdditionalCredentialOptions;
+
+	private nodeCopy?: INode;
+
 	constructor(
 		private readonly ctx: Context,
 		readonly settings: RetrySettings = DEFAULT_RETRY_SETTINGS,
@@ -82,13 +93,6 @@ export class VantageClient {
 		await this.firstRequest;
 		return await this.send<T>(req);
 	}
-
-	/**
-	 * The decrypted credential, read once per execution and handed to every request: n8n would
-	 * otherwise load and decrypt it again for each one. n8n writes a refreshed token into this same
-	 * object, so later requests use it.
-	 */
-	private credentials?: ICredentialDataDecryptedObject;
 
 	private async resolveBaseUrl(itemIndex?: number): Promise<string> {
 		if (this.baseUrl) return this.baseUrl;
@@ -127,6 +131,7 @@ export class VantageClient {
 				const response: unknown = await this.ctx.helpers.httpRequestWithAuthentication.call(
 					this.ctx,
 					CREDENTIAL_TYPE,
+					// n8n writes into the options it gets (signal, auth header): each attempt starts clean.
 					{ ...options },
 					this.credentialOptions(),
 				);
@@ -182,15 +187,11 @@ export class VantageClient {
 		return this.credentialsOption;
 	}
 
-	private credentialsOption?: IAdditionalCredentialOptions;
-
 	/** `getNode()` deep-copies the node on every call; it does not change during a run. */
 	private get node(): INode {
 		this.nodeCopy ??= this.ctx.getNode();
 		return this.nodeCopy;
 	}
-
-	private nodeCopy?: INode;
 
 	/** Milliseconds to wait before sending again, or undefined to give up now. */
 	private retryDelay(req: VantageRequest, failure: Failure, attempt: number): number | undefined {

@@ -300,10 +300,6 @@ interface FailedBatch extends IDataObject {
 	httpCode: string | null;
 }
 
-/**
- * Delete `idsRequested` from one catalog in batches and account for every ID: each one ends up
- * in `idsDeleted` (a 200 confirmed its batch) or in a failed batch with the service's reason.
- */
 /** IDs to delete from one catalog: deduplicated as they are read, with the count before. */
 interface IdPool {
 	unique: Set<string>;
@@ -314,6 +310,10 @@ function poolOf(ids: string[]): IdPool {
 	return { unique: new Set(ids), requested: ids.length };
 }
 
+/**
+ * Delete the pooled IDs from one catalog in batches and account for every one: each ends up in
+ * `idsDeleted` (a 200 confirmed its batch) or in a failed batch with the service's reason.
+ */
 async function deleteFromCatalog(
 	ctx: IExecuteFunctions,
 	client: VantageClient,
