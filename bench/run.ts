@@ -13,7 +13,9 @@ import { join } from 'node:path';
 import { runNode, simulatorCredentials } from '../test/harness/n8n';
 import { HOST, freshInstance, n8n, ROOT, WORK, writeJson } from '../e2e/lib/n8n';
 import { CREDENTIAL, PACKAGE } from '../e2e/lib/setup';
-import { FIXTURE, fixtureCredentialData, VantageSimulator } from '../test/simulator/simulator';
+import { tokenForm } from '../test/helpers/http';
+import { fixtureCredentialData, VantageSimulator } from '../test/simulator/simulator';
+import { BENCH_CATALOG, deleteRecordsParameters } from './scenario';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TS_ENV = { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true', TS_NODE_TRANSPILE_ONLY: 'true' };
@@ -226,14 +228,7 @@ function workflows(simUrl: string): Json[] {
 				type: 'n8n-nodes-abbyy-vantage.abbyyVantage',
 				typeVersion: 1,
 				position: [400, 0],
-				parameters: {
-					resource: 'catalog',
-					operation: 'deleteRecords',
-					catalogId: { __rl: true, mode: 'id', value: 'Vendors' },
-					recordIdsSource: 'field',
-					inputField: 'ids',
-					mode: 'aggregate',
-				},
+				parameters: deleteRecordsParameters(),
 				credentials,
 			},
 		],
@@ -242,14 +237,8 @@ function workflows(simUrl: string): Json[] {
 			'Generate 1M IDs': { main: [[{ node: 'Delete records', type: 'main', index: 0 }]] },
 		},
 	};
-	const form = [
-		['grant_type', 'password'],
-		['scope', FIXTURE.scope],
-		['username', FIXTURE.username],
-		['password', FIXTURE.password],
-		['client_id', FIXTURE.clientId],
-		['client_secret', FIXTURE.clientSecret],
-	].map(([name, value]) => ({ name, value }));
+	// The HTTP Request node's form fields: the same password grant the tests send.
+	const form = [...new URLSearchParams(tokenForm())].map(([name, value]) => ({ name, value }));
 	const http = {
 		id: 'hw',
 		name: 'Bench: HTTP Request + Code',
@@ -290,7 +279,7 @@ function workflows(simUrl: string): Json[] {
 				position: [800, 0],
 				parameters: {
 					method: 'POST',
-					url: `${simUrl}/api/publicapi/v1/catalogs/Vendors/records/delete`,
+					url: `${simUrl}/api/publicapi/v1/catalogs/${encodeURIComponent(BENCH_CATALOG)}/records/delete`,
 					sendHeaders: true,
 					headerParameters: {
 						parameters: [{ name: 'Authorization', value: '=Bearer {{ $json.token }}' }],
@@ -312,7 +301,7 @@ function workflows(simUrl: string): Json[] {
 	const parallel = JSON.parse(JSON.stringify(node)) as typeof node;
 	parallel.id = 'vw8';
 	parallel.name = 'Bench: ABBYY Vantage node, Concurrency 8';
-	(parallel.nodes[2].parameters as Json).options = { concurrency: 8 };
+	parallel.nodes[2].parameters = deleteRecordsParameters(8);
 	return [node, parallel, http].map((w) => ({
 		...w,
 		active: false,

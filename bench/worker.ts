@@ -11,6 +11,7 @@ import { Pool, request } from 'undici';
 
 import { runNode, simulatorCredentials } from '../test/harness/n8n';
 import { tokenForm } from '../test/helpers/http';
+import { BENCH_CATALOG, deleteRecordsParameters } from './scenario';
 
 interface Args {
 	scenario: 'delete' | 'status';
@@ -62,7 +63,7 @@ async function floorDelete(input: string[][]): Promise<void> {
 	await pool(batches, args.concurrency, async (ids) => {
 		const res = await client.request({
 			method: 'POST',
-			path: `/api/publicapi/v1/catalogs/${encodeURIComponent('Vendors')}/records/delete`,
+			path: `/api/publicapi/v1/catalogs/${encodeURIComponent(BENCH_CATALOG)}/records/delete`,
 			headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
 			body: JSON.stringify(ids),
 		});
@@ -91,15 +92,7 @@ async function nodeDelete(input: string[][]): Promise<void> {
 	const result = await runNode({
 		credentials: simulatorCredentials({ url: args.simUrl } as never),
 		items: input.map((ids) => ({ ids })),
-		parameters: {
-			resource: 'catalog',
-			operation: 'deleteRecords',
-			catalogId: { __rl: true, mode: 'id', value: 'Vendors' },
-			recordIdsSource: 'field',
-			inputField: 'ids',
-			mode: 'aggregate',
-			options: { concurrency: args.concurrency },
-		},
+		parameters: deleteRecordsParameters(args.concurrency),
 	});
 	if (result.error || result.items[0]?.json.idsDeleted !== 1_000_000) {
 		throw new Error(

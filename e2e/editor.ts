@@ -12,6 +12,7 @@ import { join } from 'node:path';
 
 import { chromium, type Page } from 'playwright-core';
 
+import { check, finish } from './lib/checks';
 import { WORK } from './lib/n8n';
 import { setUp } from './lib/setup';
 
@@ -118,9 +119,6 @@ const screens: Screen[] = [
 	},
 ];
 
-let passed = 0;
-let failed = 0;
-
 async function selectOption(page: Page, parameter: string, option: string): Promise<void> {
 	await page.locator(`[data-test-id="parameter-input-${parameter}"]`).first().click();
 	// An option's accessible name includes its description; match its title exactly.
@@ -177,8 +175,7 @@ async function main(): Promise<void> {
 		console.log(
 			`Chromium not found at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium).`,
 		);
-		console.log('0 passed, 1 failed');
-		process.exit(1);
+		finish(1);
 	}
 	mkdirSync(ARTIFACTS, { recursive: true });
 	const { instance, sim } = await setUp({ includeE2eWorkflows: false });
@@ -267,23 +264,10 @@ async function main(): Promise<void> {
 		await sim.stop();
 	}
 	console.log(`screenshots: ${ARTIFACTS}`);
-	console.log(`${passed} passed, ${failed} failed`);
-	process.exit(failed ? 1 : 0);
-}
-
-async function check(name: string, body: () => Promise<void>): Promise<void> {
-	try {
-		await body();
-		passed++;
-		console.log(`  ✓ ${name}`);
-	} catch (error) {
-		failed++;
-		console.log(`  ✗ ${name}\n      ${(error as Error).message}`);
-	}
+	finish();
 }
 
 main().catch((error) => {
 	console.error(error);
-	console.log(`${passed} passed, ${failed + 1} failed`);
-	process.exit(1);
+	finish(1);
 });

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console --
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console --
  * End-to-end suite, never shipped: a real n8n, the packed package, the simulator. */
 /**
  * The package inside a real n8n: `npm pack` → n8n's community-nodes folder → import the credential
@@ -9,25 +9,12 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { FIXTURE } from '../test/simulator/simulator';
+import { check, finish } from './lib/checks';
 import { n8n, parseRun, type N8nInstance } from './lib/n8n';
 import { CLEANUP_CATALOG, REPORT_FILES, setUp } from './lib/setup';
 
 type Json = Record<string, unknown>;
 type Item = { json: Json; binary?: Json; pairedItem?: unknown };
-
-let passed = 0;
-let failed = 0;
-
-async function check(name: string, body: () => void | Promise<void>): Promise<void> {
-	try {
-		await body();
-		passed++;
-		console.log(`  ✓ ${name}`);
-	} catch (error) {
-		failed++;
-		console.log(`  ✗ ${name}\n      ${(error as Error).message.split('\n').join('\n      ')}`);
-	}
-}
 
 function assert(condition: unknown, message: string): asserts condition {
 	if (!condition) throw new Error(message);
@@ -297,12 +284,10 @@ async function main(): Promise<void> {
 
 	await sim.stop();
 	console.log(`\n[e2e] finished in ${Math.round((Date.now() - started) / 1000)} s`);
-	console.log(`${passed} passed, ${failed} failed`);
-	process.exit(failed ? 1 : 0);
+	finish();
 }
 
 main().catch((error) => {
 	console.error(error);
-	console.log(`${passed} passed, ${failed + 1} failed`);
-	process.exit(1);
+	finish(1);
 });
