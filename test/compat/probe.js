@@ -49,8 +49,7 @@ function axiosError(fields) {
 
 async function main() {
 	const errors = require(compiled('dist/nodes/AbbyyVantage/transport/errors.js'));
-	const items = require(compiled('dist/nodes/AbbyyVantage/helpers/items.js'));
-	const validation = require(compiled('dist/nodes/AbbyyVantage/helpers/validation.js'));
+	const errorHelpers = require(compiled('dist/nodes/AbbyyVantage/helpers/errors.js'));
 	const time = require(compiled('dist/nodes/AbbyyVantage/helpers/time.js'));
 
 	const nodes = pkg.n8n.nodes.map((file) => {
@@ -102,12 +101,12 @@ async function main() {
 		failures[name] = {
 			failure,
 			isNodeApiError: apiError instanceof workflow.NodeApiError,
-			item: items.errorItem(apiError, 3),
+			item: errorHelpers.errorItem(apiError, 3),
 		};
 	}
 
-	const badInput = validation.invalid(ctx, 2, 'Transaction ID is empty', 'Give the transaction.');
-	const wrapped = items.asNodeError(ctx, new Error('plain failure'), 4);
+	const badInput = errorHelpers.invalid(ctx, 2, 'Transaction ID is empty', 'Give the transaction.');
+	const wrapped = errorHelpers.asNodeError(ctx, new Error('plain failure'), 4);
 
 	// Cancelling a long wait must stop it, whether or not this n8n-workflow's sleep takes a signal.
 	const controller = new AbortController();
@@ -125,11 +124,11 @@ async function main() {
 		failures,
 		badInput: {
 			isNodeOperationError: badInput instanceof workflow.NodeOperationError,
-			item: items.errorItem(badInput, 2),
+			item: errorHelpers.errorItem(badInput, 2),
 		},
 		wrapped: {
 			isNodeOperationError: wrapped instanceof workflow.NodeOperationError,
-			item: items.errorItem(wrapped, 4),
+			item: errorHelpers.errorItem(wrapped, 4),
 		},
 		pause: pauseError,
 	};

@@ -278,6 +278,19 @@ function makeAdditionalData(
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
+/** A credential expression (e.g. the Test button's base URL) as n8n's expression engine resolves it. */
+export function resolveCredentialExpression(expression: string, credentials: IDataObject): unknown {
+	const node = makeNode({});
+	return makeWorkflow(node).expression.getSimpleParameterValue(
+		node,
+		expression,
+		'internal',
+		{ $credentials: credentials },
+		undefined,
+		'',
+	);
+}
+
 /** Call one of the node's list-search methods (the Catalog picker) in n8n's LoadOptionsContext. */
 export async function listSearch(
 	credentials: CredentialStore,

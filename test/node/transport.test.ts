@@ -1,41 +1,21 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { backoffDelay, parseRetryAfter } from '../../nodes/AbbyyVantage/transport/retry';
-import { runNode, serialize, simulatorCredentials, type CredentialStore } from '../harness/n8n';
+import { runNode, serialize, simulatorCredentials } from '../harness/n8n';
+import { useSimulator } from '../helpers/fixture';
+import { nodeParams, rl } from '../helpers/params';
 import { FIXTURE, VantageSimulator, type Fault, type RouteId } from '../simulator/simulator';
+import { createExport } from './report/exports';
 
-let sim: VantageSimulator;
-let store: CredentialStore;
-
-beforeEach(async () => {
-	sim = new VantageSimulator();
-	await sim.start();
-	store = simulatorCredentials(sim);
-});
-afterEach(async () => await sim.stop());
+const f = useSimulator();
 
 /** Fast retries so the tests do not sleep for real backoff. */
 const fast = { maxRetries: 3, retryDelay: 0.01, maxRetryDelay: 5, timeout: 2 };
 
-async function newExport(): Promise<string> {
-	sim.scriptNextExport({ path: ['Succeeded'] });
-	const result = await runNode({
-		credentials: store,
-		parameters: {
-			resource: 'report',
-			operation: 'createExport',
-			startDate: '2025-11-01T00:00:00Z',
-		},
-	});
-	return result.items[0].json.requestId as string;
-}
+const newExport = async () => await createExport(f, { path: ['Succeeded'] });
 
-const statusParams = (requestId: string, requestOptions = fast): INodeParameters => ({
-	resource: 'report',
-	operation: 'getExportStatus',
-	requestId,
-	requestOptions,
-});
+const statusParams = (requestId: string, requestOptions = fast): INodeParameters =>
+	nodeParams('report', 'getExportStatus', { requestId, requestOptions });
 
 describe('retries of requests that are safe to repeat', () => {
 	test.each([
@@ -48,76 +28,76 @@ describe('retries of requests that are safe to repeat', () => {
 		['a malformed JSON body', { kind: 'malformedJson' }],
 	] as Array<[string, Fault]>)('%s twice, then success: 3 attempts', async (_name, fault) => {
 		const requestId = await newExport();
-		sim.clearLog();
-		sim.injectFault('GetExportStatus', fault, 2);
-		const result = await runNode({ credentials: store, parameters: statusParams(requestId) });
+		f.sim.clearLog();
+		f.sim.injectFault('GetExportStatus', fault, 2);
+		const result = await runNode({ credentials: f.store, parameters: statusParams(requestId) });
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({
 			requestId,
 			status: 'Succeeded',
 			totalFileCount: 1,
 		});
-		expect(sim.requestsTo('GetExportStatus')).toHaveLength(3);
+		expect(f.sim.requestsTo('GetExportStatus')).toHaveLength(3);
 	});
 
 	test('a timeout is retried like a network failure', async () => {
 		const requestId = await newExport();
-		sim.clearLog();
-		sim.injectFault('GetExportStatus', { kind: 'delay', ms: 1500 }, 1);
+		f.sim.clearLog();
+		f.sim.injectFault('GetExportStatus', { kind: 'delay', ms: 1500 }, 1);
 		const result = await runNode({
-			credentials: store,
+			credentials: f.store,
 			parameters: statusParams(requestId, { ...fast, timeout: 1 }),
 		});
 		expect(result.error).toBeUndefined();
-		expect(sim.requestsTo('GetExportStatus')).toHaveLength(2);
+		expect(f.sim.requestsTo('GetExportStatus')).toHaveLength(2);
 	});
 
 	test('500 is not retried and shows the service detail', async () => {
 		const requestId = await newExport();
-		sim.clearLog();
-		sim.injectFault('GetExportStatus', {
+		f.sim.clearLog();
+		f.sim.injectFault('GetExportStatus', {
 			kind: 'status',
 			status: 500,
 			body: { title: 'Internal Server Error', status: 500, detail: 'Warehouse unavailable' },
 		});
-		const result = await runNode({ credentials: store, parameters: statusParams(requestId) });
+		const result = await runNode({ credentials: f.store, parameters: statusParams(requestId) });
 		expect(result.error?.message).toBe(
 			'ABBYY Vantage answered HTTP 500: Warehouse unavailable [item 0]',
 		);
-		expect(sim.requestsTo('GetExportStatus')).toHaveLength(1);
+		expect(f.sim.requestsTo('GetExportStatus')).toHaveLength(1);
 	});
 
 	test('retries are bounded: Max Retries + 1 attempts, then the last error', async () => {
 		const requestId = await newExport();
-		sim.clearLog();
-		sim.injectFault('GetExportStatus', { kind: 'status', status: 503 }, Infinity);
+		f.sim.clearLog();
+		f.sim.injectFault('GetExportStatus', { kind: 'status', status: 503 }, Infinity);
 		const result = await runNode({
-			credentials: store,
+			credentials: f.store,
 			parameters: statusParams(requestId, { ...fast, maxRetries: 2 }),
 		});
 		expect(result.error?.message).toBe('ABBYY Vantage answered HTTP 503: Simulated 503 [item 0]');
 		expect((result.error as { description?: string }).description).toMatch(/after 3 attempts/);
 		expect((result.error as { httpCode?: string }).httpCode).toBe('503');
-		expect(sim.requestsTo('GetExportStatus')).toHaveLength(3);
+		expect(f.sim.requestsTo('GetExportStatus')).toHaveLength(3);
 	});
 
 	test('Retry-After is honoured', async () => {
 		const requestId = await newExport();
-		sim.clearLog();
-		sim.injectFault('GetExportStatus', { kind: 'status', status: 429, retryAfter: '1' }, 1);
-		const result = await runNode({ credentials: store, parameters: statusParams(requestId) });
+		f.sim.clearLog();
+		f.sim.injectFault('GetExportStatus', { kind: 'status', status: 429, retryAfter: '1' }, 1);
+		const result = await runNode({ credentials: f.store, parameters: statusParams(requestId) });
 		expect(result.error).toBeUndefined();
-		const [first, second] = sim.requestsTo('GetExportStatus');
+		const [first, second] = f.sim.requestsTo('GetExportStatus');
 		expect(second.at - first.at).toBeGreaterThanOrEqual(950);
 	});
 
 	test('a Retry-After beyond Max Retry Delay ends the retries at once', async () => {
 		const requestId = await newExport();
-		sim.clearLog();
-		sim.injectFault('GetExportStatus', { kind: 'status', status: 429, retryAfter: '120' }, 1);
-		const result = await runNode({ credentials: store, parameters: statusParams(requestId) });
+		f.sim.clearLog();
+		f.sim.injectFault('GetExportStatus', { kind: 'status', status: 429, retryAfter: '120' }, 1);
+		const result = await runNode({ credentials: f.store, parameters: statusParams(requestId) });
 		expect(result.error?.message).toMatch(/^ABBYY Vantage is limiting the request rate/);
-		expect(sim.requestsTo('GetExportStatus')).toHaveLength(1);
+		expect(f.sim.requestsTo('GetExportStatus')).toHaveLength(1);
 		expect(result.elapsedMs).toBeLessThan(2000);
 	});
 
@@ -134,9 +114,9 @@ describe('retries of requests that are safe to repeat', () => {
 
 	test('cancelling the execution stops a retry wait at once', async () => {
 		const requestId = await newExport();
-		sim.injectFault('GetExportStatus', { kind: 'status', status: 503 }, Infinity);
+		f.sim.injectFault('GetExportStatus', { kind: 'status', status: 503 }, Infinity);
 		const result = await runNode({
-			credentials: store,
+			credentials: f.store,
 			parameters: statusParams(requestId, { ...fast, retryDelay: 20, maxRetryDelay: 60 }),
 			cancelAfterMs: 300,
 		});
@@ -163,38 +143,36 @@ describe('requests that create something are sent exactly once', () => {
 		[
 			'Create Export',
 			'CreateTransactionStepsExportRequest',
-			() => ({ resource: 'report', operation: 'createExport', startDate: '2025-11-01T00:00:00Z' }),
+			() => nodeParams('report', 'createExport', { startDate: '2025-11-01T00:00:00Z' }),
 		],
 		[
 			'Add Document',
 			'CreateTransactionDocument',
-			() => ({
-				resource: 'transactionDocument',
-				operation: 'add',
-				transactionId: sim.createTransaction(FIXTURE.processSkillId),
-			}),
+			() =>
+				nodeParams('transactionDocument', 'add', {
+					transactionId: f.sim.createTransaction(FIXTURE.processSkillId),
+				}),
 		],
 		[
 			'Reindex',
 			'StartCatalogReindex',
-			() => ({
-				resource: 'catalog',
-				operation: 'reindex',
-				catalogId: { __rl: true, mode: 'id', value: 'Vendors' },
-				waitForCompletion: false,
-			}),
+			() =>
+				nodeParams('catalog', 'reindex', {
+					catalogId: rl('Vendors'),
+					waitForCompletion: false,
+				}),
 		],
 	];
 
 	for (const [operation, route, params] of creators) {
 		test.each(faults)(`${operation} under %s`, async (_name, fault) => {
-			sim.injectFault(route, fault, Infinity);
+			f.sim.injectFault(route, fault, Infinity);
 			const result = await runNode({
-				credentials: store,
+				credentials: f.store,
 				parameters: { ...params(), requestOptions: { ...fast, timeout: 1 } },
 			});
 			expect(result.error).toBeDefined();
-			expect(sim.requestsTo(route)).toHaveLength(1);
+			expect(f.sim.requestsTo(route)).toHaveLength(1);
 			const error = result.error as { message: string; description?: string };
 			expect(error.message).toMatch(/\[item 0\]$/);
 			if (fault.kind !== 'status' || fault.status >= 500) {
@@ -220,52 +198,50 @@ describe('path parameters', () => {
 	];
 
 	test.each(awkward)('catalog %j travels as one encoded segment', async (name) => {
-		sim.addCatalog(name);
-		sim.seedRecords(name, ['r1']);
+		f.sim.addCatalog(name);
+		f.sim.seedRecords(name, ['r1']);
 		const result = await runNode({
-			credentials: store,
-			parameters: {
-				resource: 'catalog',
-				operation: 'deleteRecords',
-				catalogId: { __rl: true, mode: 'id', value: name },
+			credentials: f.store,
+			parameters: nodeParams('catalog', 'deleteRecords', {
+				catalogId: rl(name),
 				recordIds: 'r1',
-			},
+			}),
 		});
 		expect(result.error).toBeUndefined();
-		const [request] = sim.requestsTo('DeleteRecords');
+		const [request] = f.sim.requestsTo('DeleteRecords');
 		expect(request.params).toEqual({ catalogId: name });
 		expect(request.path).toBe(
 			`/api/publicapi/v1/catalogs/${encodeURIComponent(name)}/records/delete`,
 		);
-		expect(sim.recordIds(name)).toEqual([]);
+		expect(f.sim.recordIds(name)).toEqual([]);
 	});
 
 	test.each(['.', '..'])(
 		'a path parameter that is exactly %j is refused before any request',
 		async (value) => {
 			for (const parameters of [
-				{ resource: 'catalog', operation: 'reindex', catalogId: { __rl: true, mode: 'id', value } },
-				{ resource: 'report', operation: 'getExportStatus', requestId: value },
-				{ resource: 'transactionDocument', operation: 'add', transactionId: value },
+				nodeParams('catalog', 'reindex', { catalogId: rl(value) }),
+				nodeParams('report', 'getExportStatus', { requestId: value }),
+				nodeParams('transactionDocument', 'add', { transactionId: value }),
 			]) {
-				const result = await runNode({ credentials: store, parameters });
+				const result = await runNode({ credentials: f.store, parameters });
 				expect(result.error?.message).toMatch(
 					/(Catalog|Request ID|Transaction ID) must not be "\." or "\.\." \[item 0\]/,
 				);
 			}
-			expect(sim.requests).toHaveLength(0);
+			expect(f.sim.requests).toHaveLength(0);
 		},
 	);
 });
 
 describe('responses and errors', () => {
 	test('JSON is parsed whatever the content type (text/plain here)', async () => {
-		await sim.stop();
-		sim = new VantageSimulator({ jsonContentType: 'text/plain; charset=utf-8' });
-		await sim.start();
-		store = simulatorCredentials(sim);
+		await f.sim.stop();
+		f.sim = new VantageSimulator({ jsonContentType: 'text/plain; charset=utf-8' });
+		await f.sim.start();
+		f.store = simulatorCredentials(f.sim);
 		const requestId = await newExport();
-		const result = await runNode({ credentials: store, parameters: statusParams(requestId) });
+		const result = await runNode({ credentials: f.store, parameters: statusParams(requestId) });
 		expect(result.items[0].json).toMatchObject({
 			requestId,
 			status: 'Succeeded',
@@ -274,22 +250,20 @@ describe('responses and errors', () => {
 	});
 
 	test('an empty 200 body is accepted (delete records)', async () => {
-		sim.seedRecords('Vendors', ['a']);
+		f.sim.seedRecords('Vendors', ['a']);
 		const result = await runNode({
-			credentials: store,
-			parameters: {
-				resource: 'catalog',
-				operation: 'deleteRecords',
-				catalogId: { __rl: true, mode: 'id', value: 'Vendors' },
+			credentials: f.store,
+			parameters: nodeParams('catalog', 'deleteRecords', {
+				catalogId: rl('Vendors'),
 				recordIds: 'a',
-			},
+			}),
 		});
 		expect(result.items[0].json).toMatchObject({ idsDeleted: 1, idsFailed: 0 });
 	});
 
 	test('ProblemDetails become NodeApiErrors with detail, status and item; 404 for an unknown export', async () => {
 		const result = await runNode({
-			credentials: store,
+			credentials: f.store,
 			items: [{ id: 'x' }, { id: 'y' }],
 			parameters: { ...statusParams('={{ $json.id }}'), requestId: '={{ $json.id }}' },
 			continueOnFail: true,
@@ -305,14 +279,12 @@ describe('responses and errors', () => {
 	});
 
 	test('403 explains the role rule', async () => {
-		store = simulatorCredentials(sim, { username: FIXTURE.operatorUsername });
+		f.store = simulatorCredentials(f.sim, { username: FIXTURE.operatorUsername });
 		const result = await runNode({
-			credentials: store,
-			parameters: {
-				resource: 'report',
-				operation: 'createExport',
+			credentials: f.store,
+			parameters: nodeParams('report', 'createExport', {
 				startDate: '2025-11-01T00:00:00Z',
-			},
+			}),
 		});
 		expect(result.error?.message).toBe(
 			'ABBYY Vantage denied access: Only Tenant Administrators and Processing Supervisors can access reports. [item 0]',
@@ -325,20 +297,20 @@ describe('responses and errors', () => {
 	test('no password, client secret or token anywhere in outputs and errors', async () => {
 		const requestId = await newExport();
 		const runs = [
-			await runNode({ credentials: store, parameters: statusParams(requestId) }),
-			await runNode({ credentials: store, parameters: statusParams('missing') }),
+			await runNode({ credentials: f.store, parameters: statusParams(requestId) }),
+			await runNode({ credentials: f.store, parameters: statusParams('missing') }),
 			await runNode({
-				credentials: store,
+				credentials: f.store,
 				parameters: statusParams('missing'),
 				continueOnFail: true,
 			}),
 		];
-		sim.injectFault('*', { kind: 'status', status: 503 }, Infinity);
-		runs.push(await runNode({ credentials: store, parameters: statusParams(requestId) }));
-		sim.clearFaults();
-		sim.injectFault('*', { kind: 'reset' }, Infinity);
-		runs.push(await runNode({ credentials: store, parameters: statusParams(requestId) }));
-		const token = store.data.accessToken as string;
+		f.sim.injectFault('*', { kind: 'status', status: 503 }, Infinity);
+		runs.push(await runNode({ credentials: f.store, parameters: statusParams(requestId) }));
+		f.sim.clearFaults();
+		f.sim.injectFault('*', { kind: 'reset' }, Infinity);
+		runs.push(await runNode({ credentials: f.store, parameters: statusParams(requestId) }));
+		const token = f.store.data.accessToken as string;
 		expect(token.length).toBeGreaterThan(10);
 		for (const run of runs) {
 			const text = serialize(run);

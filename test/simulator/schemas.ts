@@ -1,7 +1,8 @@
 /**
  * The simulator's request and response contract, as strict as the vendor's OpenAPI documents
  * (`additionalProperties: false`, enums, bounds). `test/simulator/contract.test.ts` compares each
- * schema here with the component of the same name in `../shared/reference/openapi/`.
+ * schema here with the component of the same name in the vendor's documents, copied verbatim to
+ * `test/fixtures/openapi/` (vantage-processing-v1.json, vantage-reporting-v2.json).
  */
 import { z } from 'zod/v4';
 

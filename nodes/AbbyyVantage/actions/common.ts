@@ -1,34 +1,47 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requireInteger } from '../helpers/validation';
+import { DAY_SECONDS, MAX_WAIT_SECONDS, SECOND_MS } from '../constants';
+import type { PollSettings } from '../helpers/polling';
+import { requireInteger, requireSeconds } from '../helpers/validation';
+import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from '../transport';
+import type { OperationLabel, OperationMap } from './node.type';
 
-/** An operation's "Concurrency" option: how many items (or batches) are in flight at once. */
-export function concurrencyOption(
-	defaultValue: number,
-	max: number,
-	what: string,
-): INodeProperties {
-	return {
-		displayName: 'Concurrency',
-		name: 'concurrency',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: max },
-		default: defaultValue,
-		description: `How many ${what} to handle at the same time (1–${max})`,
-	};
+/**
+ * Parameters and readers shared by operations: each concept is described once here and read by
+ * the same function wherever it appears.
+ */
+
+/**
+ * The Operation picker of a resource and the fields of all its operations. `labels` must name
+ * exactly the operations of `operations`, so an operation without a label, or a label without an
+ * operation, does not compile.
+ */
+export function resourceDescription<T extends OperationMap>(
+	resource: string,
+	operations: T,
+	labels: { [K in keyof T]: OperationLabel },
+	defaultOperation: keyof T & string,
+	notices: INodeProperties[] = [],
+): INodeProperties[] {
+	const options = (Object.keys(labels) as Array<keyof T & string>)
+		.map((value) => ({ ...labels[value], value }))
+		.sort((a, b) => a.name.localeCompare(b.name));
+	return [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource] } },
+			options,
+			default: defaultOperation,
+		},
+		...notices,
+		...Object.values(operations).flatMap((operation) => operation.description),
+	];
 }
 
-export function readConcurrency(
-	ctx: IExecuteFunctions,
-	options: IDataObject,
-	defaultValue: number,
-	max: number,
-): number {
-	return options.concurrency === undefined
-		? defaultValue
-		: requireInteger(ctx, 0, 'Concurrency', options.concurrency, 1, max);
-}
-
+/** A collection parameter as an object (expressions may produce anything). */
 export function readOptions(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -36,4 +49,195 @@ export function readOptions(
 ): IDataObject {
 	const value = ctx.getNodeParameter(name, itemIndex, {});
 	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
+}
+
+// ------------------------------------------------------------------ concurrency
+
+export interface ConcurrencyLimits {
+	default: number;
+	max: number;
+	/** What runs at the same time, plural ("exports", "delete requests"). */
+	what: string;
+}
+
+/** An operation's "Concurrency" option: how many items (or batches) are in flight at once. */
+export function concurrencyOption(limits: ConcurrencyLimits): INodeProperties {
+	const { default: initial, max, what } = limits;
+	return {
+		displayName: 'Concurrency',
+		name: 'concurrency',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: max },
+		default: initial,
+		description: `How many ${what} to handle at the same time (1–${max})`,
+	};
+}
+
+/** Read once per execution, from the first item: it shapes the whole run, not one item. */
+export function readConcurrency(
+	ctx: IExecuteFunctions,
+	options: IDataObject,
+	limits: ConcurrencyLimits,
+): number {
+	return options.concurrency === undefined
+		? limits.default
+		: requireInteger(ctx, 0, 'Concurrency', options.concurrency, 1, limits.max);
+}
+
+// ------------------------------------------------------------------ polling
+
+export interface PollDefaults {
+	intervalSeconds: number;
+	maxIntervalSeconds: number;
+	timeoutSeconds: number;
+	/** The Timeout option's description: what happens when the wait gives up. */
+	timeoutDescription: string;
+}
+
+/** Poll Interval, Max Poll Interval and Timeout, for an options collection. */
+export function pollOptions(defaults: PollDefaults): INodeProperties[] {
+	const { intervalSeconds, maxIntervalSeconds, timeoutSeconds, timeoutDescription } = defaults;
+	return [
+		{
+			displayName: 'Max Poll Interval (Seconds)',
+			name: 'maxPollInterval',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: maxIntervalSeconds,
+			description: 'The wait between polls grows by half each time, up to this',
+		},
+		{
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollInterval',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: intervalSeconds,
+			description: 'Wait between the first status checks. Vantage asks for at most one per second.',
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: timeoutSeconds,
+			description: timeoutDescription,
+		},
+	];
+}
+
+/** The poll options of one item, with the same defaults the parameters show. */
+export function readPollSettings(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	defaults: PollDefaults,
+): PollSettings {
+	const intervalMs = requireSeconds(
+		ctx,
+		itemIndex,
+		'Poll Interval',
+		options.pollInterval ?? defaults.intervalSeconds,
+		1,
+		DAY_SECONDS,
+	);
+	const maxIntervalMs = requireSeconds(
+		ctx,
+		itemIndex,
+		'Max Poll Interval',
+		options.maxPollInterval ?? defaults.maxIntervalSeconds,
+		1,
+		DAY_SECONDS,
+	);
+	const timeoutMs = requireSeconds(
+		ctx,
+		itemIndex,
+		'Timeout',
+		options.timeout ?? defaults.timeoutSeconds,
+		1,
+		MAX_WAIT_SECONDS,
+	);
+	return { intervalMs, maxIntervalMs: Math.max(intervalMs, maxIntervalMs), timeoutMs };
+}
+
+/** Poll settings from the defaults alone (a wait that has no options of its own). */
+export function defaultPollSettings(defaults: PollDefaults): PollSettings {
+	return {
+		intervalMs: defaults.intervalSeconds * SECOND_MS,
+		maxIntervalMs: defaults.maxIntervalSeconds * SECOND_MS,
+		timeoutMs: defaults.timeoutSeconds * SECOND_MS,
+	};
+}
+
+// ------------------------------------------------------------------ request options
+
+const DEFAULT_MAX_RETRIES = DEFAULT_RETRY_SETTINGS.maxRetries;
+const DEFAULT_MAX_RETRY_DELAY = DEFAULT_RETRY_SETTINGS.maxDelayMs / SECOND_MS;
+const DEFAULT_RETRY_DELAY = DEFAULT_RETRY_SETTINGS.initialDelayMs / SECOND_MS;
+const DEFAULT_TIMEOUT = DEFAULT_RETRY_SETTINGS.timeoutMs / SECOND_MS;
+
+export const requestOptionsProperty: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Max Retries',
+			name: 'maxRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 10 },
+			default: DEFAULT_MAX_RETRIES,
+			description:
+				'How often to resend a request that is safe to repeat after a rate limit (429), a gateway failure (502–504) or a network failure. Requests that create something are never resent.',
+		},
+		{
+			displayName: 'Max Retry Delay (Seconds)',
+			name: 'maxRetryDelay',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: DEFAULT_MAX_RETRY_DELAY,
+			description: 'Longest wait before a retry. A Retry-After asking for longer ends the retries.',
+		},
+		{
+			displayName: 'Retry Delay (Seconds)',
+			name: 'retryDelay',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: DEFAULT_RETRY_DELAY,
+			description: 'Wait before the first retry; it doubles for each further retry',
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_TIMEOUT,
+			description: 'How long to wait for each response',
+		},
+	],
+};
+
+/** Retry and timeout settings from Request Options, read once per execution from the first item. */
+export function readRetrySettings(ctx: IExecuteFunctions): RetrySettings {
+	const options = readOptions(ctx, 0, 'requestOptions');
+	const d = DEFAULT_RETRY_SETTINGS;
+	return {
+		maxRetries:
+			options.maxRetries === undefined
+				? d.maxRetries
+				: requireInteger(ctx, 0, 'Max Retries', options.maxRetries, 0, 10),
+		initialDelayMs:
+			options.retryDelay === undefined
+				? d.initialDelayMs
+				: requireSeconds(ctx, 0, 'Retry Delay', options.retryDelay, 0, 600),
+		maxDelayMs:
+			options.maxRetryDelay === undefined
+				? d.maxDelayMs
+				: requireSeconds(ctx, 0, 'Max Retry Delay', options.maxRetryDelay, 0, 3600),
+		timeoutMs:
+			options.timeout === undefined
+				? d.timeoutMs
+				: requireSeconds(ctx, 0, 'Timeout', options.timeout, 1, 3600),
+	};
 }

@@ -1,61 +1,49 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { requireInteger, requireSeconds } from '../helpers/validation';
-import { DEFAULT_RETRY_SETTINGS, VantageClient, type RetrySettings } from '../transport';
+import { VantageClient } from '../transport';
 import * as catalog from './catalog/Catalog.resource';
-import { readOptions } from './common';
+import { readRetrySettings } from './common';
+import type { OperationMap } from './node.type';
 import * as report from './report/Report.resource';
 import * as transactionDocument from './transactionDocument/TransactionDocument.resource';
 
-type Operation = {
-	execute: (
-		this: IExecuteFunctions,
-		items: INodeExecutionData[],
-		client: VantageClient,
-	) => Promise<INodeExecutionData[]>;
+/**
+ * Every resource and its operations, taken from the resource modules: the Operation picker of each
+ * resource is built from the same map (see `resourceDescription`), so an operation the user can
+ * pick always has an `execute`, and the Resource picker below must label every resource.
+ *
+ * Parameters read once per execution, from the first item: Resource, Operation, Request Options,
+ * Concurrency, and the settings that shape a whole run (Delete Records' Mode, Batch Size and
+ * options). They decide how items are grouped and scheduled, so they cannot differ per item. Every
+ * other parameter is read per item, so expressions such as `{{ $json.catalog }}` work.
+ */
+export const resources = {
+	catalog: catalog.operations,
+	report: report.operations,
+	transactionDocument: transactionDocument.operations,
+} satisfies Record<string, OperationMap>;
+
+export type ResourceName = keyof typeof resources;
+
+const RESOURCE_NAMES: Record<ResourceName, string> = {
+	catalog: 'Catalog',
+	report: 'Report',
+	transactionDocument: 'Transaction Document',
 };
 
-const resources: Record<string, Record<string, Operation>> = {
-	catalog: { deleteRecords: catalog.deleteRecords, reindex: catalog.reindex },
-	report: {
-		createExport: report.createExport,
-		downloadExportFiles: report.downloadExportFiles,
-		getExportStatus: report.getExportStatus,
-		waitForExport: report.waitForExport,
-	},
-	transactionDocument: { add: transactionDocument.add },
-};
-
-/** Retry and timeout settings from the node's Request Options (read once, from the first item). */
-function readRetrySettings(ctx: IExecuteFunctions): RetrySettings {
-	const options = readOptions(ctx, 0, 'requestOptions');
-	const d = DEFAULT_RETRY_SETTINGS;
-	return {
-		maxRetries:
-			options.maxRetries === undefined
-				? d.maxRetries
-				: requireInteger(ctx, 0, 'Max Retries', options.maxRetries, 0, 10),
-		initialDelayMs:
-			options.retryDelay === undefined
-				? d.initialDelayMs
-				: requireSeconds(ctx, 0, 'Retry Delay', options.retryDelay, 0, 600),
-		maxDelayMs:
-			options.maxRetryDelay === undefined
-				? d.maxDelayMs
-				: requireSeconds(ctx, 0, 'Max Retry Delay', options.maxRetryDelay, 0, 3600),
-		timeoutMs:
-			options.timeout === undefined
-				? d.timeoutMs
-				: requireSeconds(ctx, 0, 'Timeout', options.timeout, 1, 3600),
-	};
-}
+export const resourceOptions: INodePropertyOptions[] = (
+	Object.keys(RESOURCE_NAMES) as ResourceName[]
+)
+	.map((value) => ({ name: RESOURCE_NAMES[value], value }))
+	.sort((a, b) => a.name.localeCompare(b.name));
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const handler = resources[resource]?.[operation];
+	// Values come from saved workflows and expressions, so an unknown one is still possible.
+	const handler = (resources as Record<string, OperationMap>)[resource]?.[operation];
 	if (!handler) {
 		throw new NodeOperationError(
 			this.getNode(),

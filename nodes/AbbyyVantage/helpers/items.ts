@@ -3,49 +3,16 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	NodeApiError,
+	NodeOperationError,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapConcurrent } from './concurrency';
+import { asNodeError, errorItem } from './errors';
 
 export interface ItemOutput {
 	json: IDataObject;
 	binary?: IBinaryKeyData;
-}
-
-/** Facts an error item should carry under "Continue On Fail" (e.g. the export's status). */
-const errorOutputs = new WeakMap<object, IDataObject>();
-
-export function withErrorOutput<E extends Error>(error: E, json: IDataObject): E {
-	errorOutputs.set(error, json);
-	return error;
-}
-
-/** Any error as an n8n error naming the item; n8n errors pass through unchanged. */
-export function asNodeError(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	const wrapped = new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
-	const extra = error && typeof error === 'object' ? errorOutputs.get(error) : undefined;
-	if (extra) errorOutputs.set(wrapped, extra);
-	return wrapped;
-}
-
-/** The item n8n shows for a failed input under "Continue On Fail". */
-export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number | number[]) {
-	const json: IDataObject = {
-		...(errorOutputs.get(error) ?? {}),
-		error: error.message,
-	};
-	if (error.description) json.errorDescription = error.description;
-	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-	const pairedItem = Array.isArray(itemIndex)
-		? itemIndex.map((item) => ({ item }))
-		: { item: itemIndex };
-	return { json, pairedItem };
 }
 
 /**

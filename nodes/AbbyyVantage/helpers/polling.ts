@@ -1,3 +1,4 @@
+import { MIN_POLL_INTERVAL_MS } from '../constants';
 import { pause } from './time';
 
 export interface PollSettings {
@@ -8,7 +9,6 @@ export interface PollSettings {
 	timeoutMs: number;
 }
 
-export const MIN_POLL_INTERVAL_MS = 1000;
 const BACKOFF_FACTOR = 1.5;
 
 export interface PollOutcome<T> {

@@ -29,3 +29,12 @@ export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
 		if (!slept) throw new CancelledError();
 	}
 }
+
+/** A duration for messages: "1 second", "90 seconds", "30 minutes", "2 hours". */
+export function describeDuration(ms: number): string {
+	const seconds = Math.round(ms / 1000);
+	const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+	if (seconds >= 3600 && seconds % 3600 === 0) return unit(seconds / 3600, 'hour');
+	if (seconds >= 120 && seconds % 60 === 0) return unit(seconds / 60, 'minute');
+	return unit(seconds, 'second');
+}

@@ -1,26 +1,16 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { pathSegmentProblem } from '../transport/path';
+import { invalid } from './errors';
+import { pathSegmentProblem } from './path';
 
 /**
  * Input checks that run before any request. Each failure names the parameter as the user sees
- * it and ends with the item, as n8n's UX guidelines ask.
+ * it and ends with the item (see `invalid`), as n8n's UX guidelines ask.
  */
-export function invalid(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	message: string,
-	description?: string,
-): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `${message} [item ${itemIndex}]`, {
-		itemIndex,
-		description,
-	});
-}
 
-function show(value: unknown): string {
-	if (typeof value === 'string') return JSON.stringify(value);
+/** A value as it appears in a message: strings quoted, null/undefined spelled out. */
+export function describeValue(value: unknown): string {
+	if (value === undefined) return 'undefined';
 	try {
 		return JSON.stringify(value) ?? String(value);
 	} catch {
@@ -37,7 +27,7 @@ export function requireText(
 ): string {
 	const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
 	if (typeof text !== 'string') {
-		throw invalid(ctx, itemIndex, `${displayName} must be text, not ${show(value)}`);
+		throw invalid(ctx, itemIndex, `${displayName} must be text, not ${describeValue(value)}`);
 	}
 	if (text.trim() === '') throw invalid(ctx, itemIndex, `${displayName} is empty`);
 	return text.trim();
@@ -89,7 +79,11 @@ export function requireInteger(
 				? Number(value)
 				: NaN;
 	if (!Number.isFinite(number)) {
-		throw invalid(ctx, itemIndex, `${displayName} must be a whole number, not ${show(value)}`);
+		throw invalid(
+			ctx,
+			itemIndex,
+			`${displayName} must be a whole number, not ${describeValue(value)}`,
+		);
 	}
 	if (!Number.isInteger(number)) {
 		throw invalid(ctx, itemIndex, `${displayName} must be a whole number, not ${number}`);
@@ -115,7 +109,11 @@ export function requireSeconds(
 ): number {
 	const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof seconds !== 'number' || !Number.isFinite(seconds)) {
-		throw invalid(ctx, itemIndex, `${displayName} must be a number of seconds, not ${show(value)}`);
+		throw invalid(
+			ctx,
+			itemIndex,
+			`${displayName} must be a number of seconds, not ${describeValue(value)}`,
+		);
 	}
 	if (seconds < min || seconds > max) {
 		throw invalid(
@@ -140,6 +138,6 @@ export function requireOption<T extends string>(
 	throw invalid(
 		ctx,
 		itemIndex,
-		`${displayName} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}, not ${show(value)}`,
+		`${displayName} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}, not ${describeValue(value)}`,
 	);
 }

@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { apiPath, VantageClient } from '../transport';
+import { endpoints, VantageClient } from '../transport';
 
 /** Catalogs for the Catalog picker, filtered by name as the user types. */
 export async function searchCatalogs(
@@ -9,9 +9,7 @@ export async function searchCatalogs(
 ): Promise<INodeListSearchResult> {
 	const client = new VantageClient(this);
 	const catalogs = await client.request<Array<{ id?: unknown; name?: unknown }> | undefined>({
-		method: 'GET',
-		path: apiPath`/api/publicapi/v1/catalogs`,
-		idempotent: true,
+		...endpoints.getCatalogs(),
 		action: 'listing catalogs',
 	});
 	const needle = (filter ?? '').toLowerCase();

@@ -1,5 +1,7 @@
-import type { INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { INode, JsonObject, NodeApiError } from 'n8n-workflow';
+
+import { SIGN_IN_ERROR_NAME } from '../../../credentials/AbbyyVantageApi.endpoints';
+import { apiError } from '../helpers/errors';
 
 /**
  * What went wrong with one HTTP attempt, read from whatever n8n threw. Only these facts survive:
@@ -63,7 +65,7 @@ export function describeFailure(error: unknown): Failure {
 		chain.push(current as ErrorLike);
 		current = (current as ErrorLike).cause;
 	}
-	const signIn = chain.find((e) => e.name === 'VantageSignInError');
+	const signIn = chain.find((e) => e.name === SIGN_IN_ERROR_NAME);
 	if (signIn) return { kind: 'signIn', message: signIn.message };
 	const withResponse = chain.find((e) => e.response && typeof e.response.status === 'number');
 	if (withResponse?.response) {
@@ -132,10 +134,15 @@ const NETWORK_SUMMARY: Record<string, string> = {
 	EAI_AGAIN: 'the host name could not be resolved',
 };
 
-const itemSuffix = (itemIndex?: number) => (itemIndex === undefined ? '' : ` [item ${itemIndex}]`);
-
-/** One NodeApiError with the service's detail, the status and the item; never a secret. */
-export function toNodeApiError(node: INode, failure: Failure, ctx: ErrorContext): NodeApiError {
+/**
+ * One NodeApiError with the service's detail, the status and the item; never a secret. A
+ * cancelled execution never gets here: the client reports it before deciding on a retry.
+ */
+export function toNodeApiError(
+	node: INode,
+	failure: Failure & { kind: Exclude<Failure['kind'], 'cancelled'> },
+	ctx: ErrorContext,
+): NodeApiError {
 	const detail = serviceDetail(failure.body);
 	let summary: string;
 	switch (failure.kind) {
@@ -153,9 +160,6 @@ export function toNodeApiError(node: INode, failure: Failure, ctx: ErrorContext)
 			break;
 		case 'malformed':
 			summary = 'ABBYY Vantage sent a response that is not valid JSON';
-			break;
-		case 'cancelled':
-			summary = 'The execution was cancelled';
 			break;
 		default:
 			summary = `Could not reach ABBYY Vantage: ${NETWORK_SUMMARY[failure.code ?? ''] ?? 'the connection failed'}`;
@@ -182,15 +186,8 @@ export function toNodeApiError(node: INode, failure: Failure, ctx: ErrorContext)
 		...(failure.body ?? {}),
 		...(failure.status !== undefined ? { status: failure.status } : {}),
 	};
-	const message = summary + itemSuffix(ctx.itemIndex);
-	const error = new NodeApiError(node, response, {
-		message,
+	return apiError(node, ctx.itemIndex, response, summary, {
 		description,
 		httpCode: failure.status !== undefined ? String(failure.status) : undefined,
-		itemIndex: ctx.itemIndex,
 	});
-	// NodeApiError swaps any message that mentions a network code (ECONNRESET…) for a generic
-	// text without the item; ours already says what happened.
-	error.message = message;
-	return error;
 }

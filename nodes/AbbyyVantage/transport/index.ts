@@ -9,10 +9,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { baseUrlProblem, resolveBaseUrl } from '../../../credentials/AbbyyVantageApi.endpoints';
 import { CancelledError, pause } from '../helpers/time';
-import { baseUrlProblem, resolveBaseUrl } from './baseUrl';
+import type { Endpoint } from './endpoints';
 import { describeFailure, toNodeApiError, type Failure } from './errors';
-import { PathParameterError } from './path';
 import {
 	backoffDelay,
 	DEFAULT_RETRY_SETTINGS,
@@ -21,22 +21,15 @@ import {
 	type RetrySettings,
 } from './retry';
 
-export { apiPath, pathSegmentProblem } from './path';
+export { endpoints, type Endpoint } from './endpoints';
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './retry';
 
 export const CREDENTIAL_TYPE = 'abbyyVantageApi';
 
-export interface VantageRequest {
-	method: 'GET' | 'POST';
-	/** Built with `apiPath`, so every parameter is one encoded segment. */
-	path: string;
+/** One call: an endpoint from `endpoints` (method, encoded path, whether it may be resent) and its data. */
+export interface VantageRequest extends Endpoint {
 	body?: unknown;
 	qs?: IDataObject;
-	/**
-	 * Safe to send again: reads, status polls, record deletion. A request that creates something
-	 * (export, transaction, document, reindex) is never sent twice once it may have reached Vantage.
-	 */
-	idempotent: boolean;
 	/** Return the body as bytes (export result files). */
 	binary?: boolean;
 	/** Only the status matters (delete records answers 200 with an empty body); skip parsing. */
@@ -141,25 +134,26 @@ export class VantageClient {
 				if (parsed !== MALFORMED) return parsed as T;
 				failure = { kind: 'malformed' };
 			} catch (error) {
-				if (error instanceof PathParameterError) {
-					throw new NodeOperationError(node, error.message, { itemIndex: req.itemIndex });
-				}
 				failure = this.signal?.aborted ? { kind: 'cancelled' } : describeFailure(error);
 			}
 			if (failure.kind === 'cancelled') {
-				throw new NodeOperationError(node, 'The execution was cancelled', {
+				throw new NodeOperationError(node, new CancelledError().message, {
 					itemIndex: req.itemIndex,
 				});
 			}
 			const delay = this.retryDelay(req, failure, attempt);
 			if (delay === undefined) {
-				throw toNodeApiError(node, failure, {
-					itemIndex: req.itemIndex,
-					action: req.action,
-					attempts: attempt + 1,
-					creates: !req.idempotent,
-					hints: req.hints,
-				});
+				throw toNodeApiError(
+					node,
+					{ ...failure, kind: failure.kind },
+					{
+						itemIndex: req.itemIndex,
+						action: req.action,
+						attempts: attempt + 1,
+						creates: !req.idempotent,
+						hints: req.hints,
+					},
+				);
 			}
 			try {
 				await pause(delay, this.signal);

@@ -1,33 +1,23 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+import { resourceDescription } from '../common';
 import * as deleteRecords from './deleteRecords.operation';
 import * as reindex from './reindex.operation';
 
-export { deleteRecords, reindex };
+export const operations = { deleteRecords, reindex };
 
-export const description: INodeProperties[] = [
+export const description = resourceDescription(
+	'catalog',
+	operations,
 	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['catalog'] } },
-		options: [
-			{
-				name: 'Delete Records',
-				value: 'deleteRecords',
-				description: 'Delete records by ID, in batches of up to 5000',
-				action: 'Delete catalog records',
-			},
-			{
-				name: 'Reindex',
-				value: 'reindex',
-				description: 'Rebuild the catalog index so skills see the latest records',
-				action: 'Reindex a catalog',
-			},
-		],
-		default: 'deleteRecords',
+		deleteRecords: {
+			name: 'Delete Records',
+			description: 'Delete records by ID, in batches of up to 5000',
+			action: 'Delete catalog records',
+		},
+		reindex: {
+			name: 'Reindex',
+			description: 'Rebuild the catalog index so skills see the latest records',
+			action: 'Reindex a catalog',
+		},
 	},
-	...deleteRecords.description,
-	...reindex.description,
-];
+	'deleteRecords',
+);

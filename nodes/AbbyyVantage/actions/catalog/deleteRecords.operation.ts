@@ -5,24 +5,26 @@ import type {
 	INodeProperties,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { mapConcurrent } from '../../helpers/concurrency';
-import { asNodeError, errorItem, runPerItem, withErrorOutput } from '../../helpers/items';
-import { invalid, requireInteger, requireOption, requireText } from '../../helpers/validation';
-import { apiPath, type VantageClient } from '../../transport';
-import { readOptions } from '../common';
+import { MAX_RECORDS_PER_REQUEST } from '../../constants';
+import { chunk, runBatches } from '../../helpers/batches';
+import { apiError, asNodeError, errorItem, invalid } from '../../helpers/errors';
+import { runPerItem } from '../../helpers/items';
+import { readRecordIds, type InvalidId } from '../../helpers/recordIds';
+import { requireInteger, requireOption } from '../../helpers/validation';
+import { endpoints, type VantageClient } from '../../transport';
+import { concurrencyOption, defaultPollSettings, readConcurrency, readOptions } from '../common';
 import {
+	CATALOG_HINTS,
 	catalogProperty,
-	DEFAULT_REINDEX_POLL,
 	readCatalogId,
+	REINDEX_POLL,
 	startReindex,
 	waitForReindex,
 } from './shared';
 
-/** The vendor's ceiling per delete request. */
-export const MAX_BATCH_SIZE = 5000;
-const MAX_CONCURRENCY = 8;
+const CONCURRENCY = { default: 1, max: 8, what: 'delete requests' };
 /** After one of these, every further batch would fail the same way: stop sending. */
 const FATAL_STATUSES = ['401', '403', '404'];
 
@@ -99,18 +101,11 @@ const properties: INodeProperties[] = [
 				displayName: 'Batch Size',
 				name: 'batchSize',
 				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
-				default: MAX_BATCH_SIZE,
-				description: `IDs per request (1–${MAX_BATCH_SIZE}, the most Vantage accepts)`,
+				typeOptions: { minValue: 1, maxValue: MAX_RECORDS_PER_REQUEST },
+				default: MAX_RECORDS_PER_REQUEST,
+				description: `IDs per request (1–${MAX_RECORDS_PER_REQUEST}, the most Vantage accepts)`,
 			},
-			{
-				displayName: 'Concurrency',
-				name: 'concurrency',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-				default: 1,
-				description: `How many delete requests to send at the same time (1–${MAX_CONCURRENCY})`,
-			},
+			concurrencyOption(CONCURRENCY),
 			{
 				displayName: 'Reindex After Delete',
 				name: 'reindexAfterDelete',
@@ -151,20 +146,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-interface InvalidId extends IDataObject {
-	item: number;
-	position: number;
-	value: string;
-	reason: string;
-}
-
-interface ItemIds {
-	itemIndex: number;
-	catalogId: string;
-	ids: string[];
-	invalidIds: InvalidId[];
-}
-
+/** Read once per execution (item 0): they shape the whole run. */
 interface Settings {
 	batchSize: number;
 	concurrency: number;
@@ -173,141 +155,35 @@ interface Settings {
 	skipInvalidIds: boolean;
 }
 
-function describeValue(value: unknown): string {
-	if (value === null) return 'null';
-	if (value === undefined) return 'undefined';
-	try {
-		return JSON.stringify(value) ?? String(value);
-	} catch {
-		return String(value);
-	}
-}
-
-function whyInvalid(value: unknown): string | undefined {
-	if (Array.isArray(value)) return 'a nested array, not an ID';
-	if (typeof value !== 'string') return `${value === null ? 'null' : typeof value}, not text`;
-	if (value === '') return 'empty';
-	if (value.trim() === '') return 'only whitespace';
-	return undefined;
-}
-
-/** Follow a dotted path (`data.ids`) through objects; an exact key with dots wins. */
-function readField(json: IDataObject, path: string): unknown {
-	if (path in json) return json[path];
-	let current: unknown = json;
-	for (const key of path.split('.')) {
-		if (!current || typeof current !== 'object' || !(key in current)) return undefined;
-		current = (current as IDataObject)[key];
-	}
-	return current;
-}
-
-function readIds(
-	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
-	itemIndex: number,
-	skipInvalid: boolean,
-): ItemIds {
-	const catalogId = readCatalogId(ctx, itemIndex);
-	const source = requireOption(
-		ctx,
-		itemIndex,
-		'Record IDs Source',
-		ctx.getNodeParameter('recordIdsSource', itemIndex),
-		['list', 'field'] as const,
-	);
-	let raw: unknown[];
-	let label: string;
-	if (source === 'list') {
-		label = 'Record IDs';
-		const value = ctx.getNodeParameter('recordIds', itemIndex);
-		if (typeof value === 'string') {
-			// Typed text: separators and the spaces around them are formatting, not IDs.
-			raw = value
-				.split(/[\r\n,]+/)
-				.map((id) => id.trim())
-				.filter((id) => id !== '');
-		} else if (Array.isArray(value)) {
-			raw = value;
-		} else {
-			throw invalid(
-				ctx,
-				itemIndex,
-				`Record IDs must be text or an array, not ${describeValue(value)}`,
-			);
-		}
-	} else {
-		const field = requireText(
-			ctx,
-			itemIndex,
-			'Input Field',
-			ctx.getNodeParameter('inputField', itemIndex),
-		);
-		label = `Input Field "${field}"`;
-		const value = readField(items[itemIndex].json, field);
-		if (value === undefined) {
-			throw invalid(
-				ctx,
-				itemIndex,
-				`Input Field "${field}" does not exist in the input item`,
-				'Check the field name; use dots for nested fields, e.g. data.ids.',
-			);
-		}
-		raw = Array.isArray(value) ? value : [value];
-	}
-	const ids: string[] = [];
-	const invalidIds: InvalidId[] = [];
-	raw.forEach((value, position) => {
-		const reason = whyInvalid(value);
-		if (reason === undefined) {
-			ids.push(value as string);
-			return;
-		}
-		if (!skipInvalid) {
-			throw invalid(
-				ctx,
-				itemIndex,
-				`${label}: the ID at position ${position} is ${reason} (${describeValue(value)})`,
-				'Record IDs must be non-empty text. Turn on Skip Invalid IDs to skip such values and list them in the output.',
-			);
-		}
-		invalidIds.push({ item: itemIndex, position, value: describeValue(value), reason });
-	});
-	return { itemIndex, catalogId, ids, invalidIds };
-}
-
 function readSettings(ctx: IExecuteFunctions): Settings {
 	const options = readOptions(ctx, 0);
 	return {
 		batchSize:
 			options.batchSize === undefined
-				? MAX_BATCH_SIZE
-				: requireInteger(ctx, 0, 'Batch Size', options.batchSize, 1, MAX_BATCH_SIZE),
-		concurrency:
-			options.concurrency === undefined
-				? 1
-				: requireInteger(ctx, 0, 'Concurrency', options.concurrency, 1, MAX_CONCURRENCY),
+				? MAX_RECORDS_PER_REQUEST
+				: requireInteger(ctx, 0, 'Batch Size', options.batchSize, 1, MAX_RECORDS_PER_REQUEST),
+		concurrency: readConcurrency(ctx, options, CONCURRENCY),
 		reindexAfterDelete: options.reindexAfterDelete === true,
 		waitForReindex: options.waitForReindex === true,
 		skipInvalidIds: options.skipInvalidIds === true,
 	};
 }
 
-interface FailedBatch extends IDataObject {
-	batch: number;
-	ids: string[];
-	error: string;
-	httpCode: string | null;
-}
-
 /** IDs to delete from one catalog: deduplicated as they are read, with the count before. */
 interface IdPool {
 	unique: Set<string>;
 	requested: number;
+	invalidIds: InvalidId[];
 }
 
-function poolOf(ids: string[]): IdPool {
-	return { unique: new Set(ids), requested: ids.length };
+function emptyPool(): IdPool {
+	return { unique: new Set(), requested: 0, invalidIds: [] };
+}
+
+function addToPool(pool: IdPool, ids: string[], invalidIds: InvalidId[]): void {
+	for (const id of ids) pool.unique.add(id);
+	pool.requested += ids.length;
+	for (const bad of invalidIds) pool.invalidIds.push(bad);
 }
 
 /**
@@ -319,113 +195,72 @@ async function deleteFromCatalog(
 	client: VantageClient,
 	catalogId: string,
 	pool: IdPool,
-	invalidIds: InvalidId[],
 	settings: Settings,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	// Batches straight from the set: no intermediate copy of a million IDs.
-	const batches: string[][] = [];
-	let current: string[] = [];
-	for (const id of pool.unique) {
-		current.push(id);
-		if (current.length === settings.batchSize) {
-			batches.push(current);
-			current = [];
-		}
+	if (pool.unique.size === 0) {
+		throw invalid(
+			ctx,
+			itemIndex,
+			pool.invalidIds.length
+				? `No valid record IDs to delete: all ${pool.invalidIds.length} were skipped as invalid`
+				: 'No record IDs to delete: Record IDs is empty',
+		);
 	}
-	if (current.length) batches.push(current);
+	const batches = chunk(pool.unique, settings.batchSize);
 	const uniqueCount = pool.unique.size;
-	let fatal: string | undefined;
-	let batchesSent = 0;
-	const settled = await mapConcurrent(batches, settings.concurrency, async (ids, batch) => {
-		if (fatal) throw new NodeOperationError(ctx.getNode(), `Not sent: ${fatal}`);
-		batchesSent++;
-		try {
+	const run = await runBatches(
+		batches,
+		settings.concurrency,
+		async (ids, batch) => {
+			// Sent without the item: a batch's reason is reported once, in the item's summary.
 			await client.request({
-				method: 'POST',
-				path: apiPath`/api/publicapi/v1/catalogs/${catalogId}/records/delete`,
+				...endpoints.deleteRecords(catalogId),
 				body: ids,
-				idempotent: true,
 				ignoreBody: true,
-				itemIndex,
 				action: `deleting batch ${batch + 1} of ${batches.length} (${ids.length} IDs) from catalog "${catalogId}"`,
-				hints: { 404: 'Check the Catalog: its ID is the catalog’s name.' },
+				hints: CATALOG_HINTS,
 			});
-		} catch (error) {
-			const nodeError = asNodeError(ctx, error, itemIndex);
-			if (
-				nodeError instanceof NodeApiError &&
-				FATAL_STATUSES.includes(String(nodeError.httpCode))
-			) {
-				fatal = `an earlier batch failed with HTTP ${nodeError.httpCode}`;
-			}
-			throw nodeError;
-		}
-	});
-	const failedBatches: FailedBatch[] = [];
-	let idsDeleted = 0;
-	settled.forEach((result, batch) => {
-		if (result.status === 'fulfilled') {
-			idsDeleted += batches[batch].length;
-			return;
-		}
-		const reason = result.reason as Error & { httpCode?: string | null };
-		failedBatches.push({
-			batch,
-			ids: batches[batch],
-			// The summary names the item once; each batch keeps the service's words.
-			error: reason.message.replace(/ \[item \d+\]$/, ''),
-			httpCode: reason.httpCode ?? null,
-		});
-	});
+		},
+		(error) =>
+			FATAL_STATUSES.includes(String(error.httpCode))
+				? `an earlier batch failed with HTTP ${error.httpCode}`
+				: undefined,
+	);
+	const { failedBatches } = run;
 	const summary: IDataObject = {
 		catalogId,
 		idsRequested: pool.requested,
 		uniqueIdsSent: uniqueCount,
 		duplicatesRemoved: pool.requested - uniqueCount,
-		batchesSent,
-		idsDeleted,
-		idsFailed: uniqueCount - idsDeleted,
+		batchesSent: run.batchesSent,
+		idsDeleted: run.idsDone,
+		idsFailed: uniqueCount - run.idsDone,
 		failedBatches,
 	};
-	if (settings.skipInvalidIds) summary.invalidIds = invalidIds;
+	if (settings.skipInvalidIds) summary.invalidIds = pool.invalidIds;
 
 	if (failedBatches.length) {
 		const notDeleted = failedBatches.flatMap((b) => b.ids);
-		throw withErrorOutput(
-			new NodeApiError(ctx.getNode(), { ...summary } as JsonObject, {
-				message: `Deleted ${idsDeleted} of ${uniqueCount} record IDs from catalog "${catalogId}"; ${notDeleted.length} in ${failedBatches.length} failed batch${failedBatches.length === 1 ? '' : 'es'} were not deleted: ${failedBatches[0].error} [item ${itemIndex}]`,
+		throw apiError(
+			ctx.getNode(),
+			itemIndex,
+			{ ...summary } as JsonObject,
+			`Deleted ${run.idsDone} of ${uniqueCount} record IDs from catalog "${catalogId}"; ${notDeleted.length} in ${failedBatches.length} failed batch${failedBatches.length === 1 ? '' : 'es'} were not deleted: ${failedBatches[0].error}`,
+			{
 				description: `Not deleted (${notDeleted.length}): ${notDeleted.join(', ')}`,
 				httpCode: failedBatches[0].httpCode ?? undefined,
-				itemIndex,
-			}),
-			summary,
+				output: summary,
+			},
 		);
 	}
-	if (settings.reindexAfterDelete && idsDeleted > 0) {
+	if (settings.reindexAfterDelete && run.idsDone > 0) {
 		const started = await startReindex(ctx, client, catalogId, itemIndex);
 		summary.reindex = settings.waitForReindex
-			? await waitForReindex(ctx, client, started, DEFAULT_REINDEX_POLL, itemIndex)
+			? await waitForReindex(ctx, client, started, defaultPollSettings(REINDEX_POLL), itemIndex)
 			: started;
 	}
 	return summary;
-}
-
-function requireSomeIds(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	count: number,
-	invalidCount: number,
-) {
-	if (count === 0) {
-		throw invalid(
-			ctx,
-			itemIndex,
-			invalidCount
-				? `No valid record IDs to delete: all ${invalidCount} were skipped as invalid`
-				: 'No record IDs to delete: Record IDs is empty',
-		);
-	}
 }
 
 export async function execute(
@@ -441,68 +276,39 @@ export async function execute(
 
 	if (mode === 'perItem') {
 		return await runPerItem(this, items, async (itemIndex) => {
-			const { catalogId, ids, invalidIds } = readIds(
-				this,
-				items,
-				itemIndex,
-				settings.skipInvalidIds,
-			);
-			requireSomeIds(this, itemIndex, ids.length, invalidIds.length);
-			return {
-				json: await deleteFromCatalog(
-					this,
-					client,
-					catalogId,
-					poolOf(ids),
-					invalidIds,
-					settings,
-					itemIndex,
-				),
-			};
+			const catalogId = readCatalogId(this, itemIndex);
+			const read = readRecordIds(this, items, itemIndex, settings.skipInvalidIds);
+			const pool = emptyPool();
+			addToPool(pool, read.ids, read.invalidIds);
+			return { json: await deleteFromCatalog(this, client, catalogId, pool, settings, itemIndex) };
 		});
 	}
 
 	// Aggregate: read and check every item before the first request, then one run per catalog.
 	const continueOnFail = this.continueOnFail();
 	const out: INodeExecutionData[] = [];
-	const groups = new Map<
-		string,
-		{ itemIndexes: number[]; pool: IdPool; invalidIds: InvalidId[] }
-	>();
+	const groups = new Map<string, { itemIndexes: number[]; pool: IdPool }>();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		let read: ItemIds;
+		let catalogId: string;
+		let read: ReturnType<typeof readRecordIds>;
 		try {
-			read = readIds(this, items, itemIndex, settings.skipInvalidIds);
+			catalogId = readCatalogId(this, itemIndex);
+			read = readRecordIds(this, items, itemIndex, settings.skipInvalidIds);
 		} catch (error) {
 			const nodeError = asNodeError(this, error, itemIndex);
 			if (!continueOnFail) throw nodeError;
 			out.push(errorItem(nodeError, itemIndex));
 			continue;
 		}
-		const group = groups.get(read.catalogId) ?? {
-			itemIndexes: [],
-			pool: { unique: new Set<string>(), requested: 0 },
-			invalidIds: [],
-		};
+		const group = groups.get(catalogId) ?? { itemIndexes: [], pool: emptyPool() };
 		group.itemIndexes.push(itemIndex);
-		for (const id of read.ids) group.pool.unique.add(id);
-		group.pool.requested += read.ids.length;
-		for (const bad of read.invalidIds) group.invalidIds.push(bad);
-		groups.set(read.catalogId, group);
+		addToPool(group.pool, read.ids, read.invalidIds);
+		groups.set(catalogId, group);
 	}
 	for (const [catalogId, group] of groups) {
 		const first = group.itemIndexes[0];
 		try {
-			requireSomeIds(this, first, group.pool.requested, group.invalidIds.length);
-			const summary = await deleteFromCatalog(
-				this,
-				client,
-				catalogId,
-				group.pool,
-				group.invalidIds,
-				settings,
-				first,
-			);
+			const summary = await deleteFromCatalog(this, client, catalogId, group.pool, settings, first);
 			out.push({
 				json: { ...summary, items: group.itemIndexes.length },
 				pairedItem: group.itemIndexes.map((item) => ({ item })),

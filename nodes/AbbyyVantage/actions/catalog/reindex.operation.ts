@@ -2,18 +2,15 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
-import { requireSeconds } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
-import { readOptions } from '../common';
+import { pollOptions, readOptions, readPollSettings } from '../common';
 import {
 	catalogProperty,
-	DEFAULT_REINDEX_POLL,
 	readCatalogId,
+	REINDEX_POLL,
 	startReindex,
 	waitForReindex,
 } from './shared';
-
-const DAY_SECONDS = 86400;
 
 const properties: INodeProperties[] = [
 	catalogProperty,
@@ -32,25 +29,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: { show: { waitForCompletion: [true] } },
-		options: [
-			{
-				displayName: 'Poll Interval (Seconds)',
-				name: 'pollInterval',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 5,
-				description:
-					'Wait between the first status checks; it grows by half each check up to 30 seconds',
-			},
-			{
-				displayName: 'Timeout (Seconds)',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 1800,
-				description: 'Give up waiting after this long; the reindex itself keeps running',
-			},
-		],
+		options: pollOptions(REINDEX_POLL),
 	},
 ];
 
@@ -67,30 +46,15 @@ export async function execute(
 	return await runPerItem(this, items, async (itemIndex) => {
 		const catalogId = readCatalogId(this, itemIndex);
 		const wait = this.getNodeParameter('waitForCompletion', itemIndex, true) === true;
-		const options = wait ? readOptions(this, itemIndex) : {};
-		const intervalMs = requireSeconds(
+		// Checked before the reindex starts: a bad option must not leave an unwatched reindex.
+		const poll = readPollSettings(
 			this,
 			itemIndex,
-			'Poll Interval',
-			options.pollInterval ?? DEFAULT_REINDEX_POLL.intervalMs / 1000,
-			1,
-			DAY_SECONDS,
-		);
-		const timeoutMs = requireSeconds(
-			this,
-			itemIndex,
-			'Timeout',
-			options.timeout ?? DEFAULT_REINDEX_POLL.timeoutMs / 1000,
-			1,
-			7 * DAY_SECONDS,
+			wait ? readOptions(this, itemIndex) : {},
+			REINDEX_POLL,
 		);
 		const started = await startReindex(this, client, catalogId, itemIndex);
 		if (!wait) return { json: started };
-		const settings = {
-			intervalMs,
-			maxIntervalMs: Math.max(intervalMs, DEFAULT_REINDEX_POLL.maxIntervalMs),
-			timeoutMs,
-		};
-		return { json: await waitForReindex(this, client, started, settings, itemIndex) };
+		return { json: await waitForReindex(this, client, started, poll, itemIndex) };
 	});
 }

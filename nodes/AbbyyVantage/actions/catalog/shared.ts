@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { withErrorOutput } from '../../helpers/items';
+import { apiError, operationError } from '../../helpers/errors';
 import { pollUntil, type PollSettings } from '../../helpers/polling';
+import { describeDuration } from '../../helpers/time';
 import { requirePathParameter } from '../../helpers/validation';
-import { apiPath, type VantageClient } from '../../transport';
+import { endpoints, type VantageClient } from '../../transport';
+import type { PollDefaults } from '../common';
 
 export const catalogProperty: INodeProperties = {
 	displayName: 'Catalog',
@@ -30,11 +31,21 @@ export const catalogProperty: INodeProperties = {
 	],
 };
 
+/** Advice for a 404 on any catalog request. */
+export const CATALOG_HINTS = { 404: 'Check the Catalog: its ID is the catalog’s name.' };
+
 export function readCatalogId(ctx: IExecuteFunctions, itemIndex: number): string {
 	const value = ctx.getNodeParameter('catalogId', itemIndex, '', { extractValue: true });
 	// A catalog id is a name and is sent exactly as given, spaces included.
 	return requirePathParameter(ctx, itemIndex, 'Catalog', value, { trim: false });
 }
+
+export const REINDEX_POLL: PollDefaults = {
+	intervalSeconds: 5,
+	maxIntervalSeconds: 30,
+	timeoutSeconds: 1800,
+	timeoutDescription: 'Give up waiting after this long; the reindex itself keeps running',
+};
 
 export interface ReindexOperation extends IDataObject {
 	catalogId: string;
@@ -59,28 +70,22 @@ export async function startReindex(
 	itemIndex: number,
 ): Promise<ReindexOperation> {
 	const body = await client.request<IDataObject | undefined>({
-		method: 'POST',
-		path: apiPath`/api/publicapi/v1/catalogs/${catalogId}/reindex`,
-		idempotent: false,
+		...endpoints.startCatalogReindex(catalogId),
 		itemIndex,
 		action: `starting a reindex of catalog "${catalogId}"`,
-		hints: { 404: 'Check the Catalog: its ID is the catalog’s name.' },
+		hints: CATALOG_HINTS,
 	});
 	const operation = toReindexOperation(catalogId, body);
 	if (!operation.operationId) {
-		throw new NodeApiError(ctx.getNode(), { ...(body ?? {}) } as JsonObject, {
-			message: `ABBYY Vantage started no reindex operation for catalog "${catalogId}" [item ${itemIndex}]`,
+		throw apiError(
+			ctx.getNode(),
 			itemIndex,
-		});
+			{ ...(body ?? {}) } as JsonObject,
+			`ABBYY Vantage started no reindex operation for catalog "${catalogId}"`,
+		);
 	}
 	return operation;
 }
-
-export const DEFAULT_REINDEX_POLL: PollSettings = {
-	intervalMs: 5000,
-	maxIntervalMs: 30000,
-	timeoutMs: 1800000,
-};
 
 /** Poll a reindex until Completed (returned) or Failed / timeout (thrown, with the record). */
 export async function waitForReindex(
@@ -96,9 +101,7 @@ export async function waitForReindex(
 			toReindexOperation(
 				catalogId,
 				await client.request<IDataObject | undefined>({
-					method: 'GET',
-					path: apiPath`/api/publicapi/v1/catalogs/${catalogId}/reindex/${operationId}`,
-					idempotent: true,
+					...endpoints.getReindexOperation(catalogId, operationId),
 					itemIndex,
 					action: `reading reindex ${operationId} of catalog "${catalogId}"`,
 				}),
@@ -109,27 +112,27 @@ export async function waitForReindex(
 	);
 	const result = { ...outcome.value, polls: outcome.polls };
 	if (outcome.timedOut) {
-		throw withErrorOutput(
-			new NodeOperationError(
-				ctx.getNode(),
-				`Reindex of catalog "${catalogId}" did not finish within ${settings.timeoutMs / 1000} seconds; last state: ${result.currentState} [item ${itemIndex}]`,
-				{
-					itemIndex,
-					description: 'Skills keep using the previous index until the reindex completes.',
-				},
-			),
-			result,
+		throw operationError(
+			ctx.getNode(),
+			itemIndex,
+			`Reindex of catalog "${catalogId}" did not finish within ${describeDuration(settings.timeoutMs)}; last state: ${result.currentState}`,
+			{
+				description: 'Skills keep using the previous index until the reindex completes.',
+				output: result,
+			},
 		);
 	}
 	if (result.currentState === 'Failed') {
-		throw withErrorOutput(
-			new NodeApiError(ctx.getNode(), { ...result } as JsonObject, {
-				message: `Reindex of catalog "${catalogId}" failed (operation ${operationId}) [item ${itemIndex}]`,
+		throw apiError(
+			ctx.getNode(),
+			itemIndex,
+			{ ...result } as JsonObject,
+			`Reindex of catalog "${catalogId}" failed (operation ${operationId})`,
+			{
 				description:
 					'Skills keep searching the previous index. Start a new reindex, or contact ABBYY support with the operation ID.',
-				itemIndex,
-			}),
-			result,
+				output: result,
+			},
 		);
 	}
 	return result;

@@ -5,12 +5,13 @@ import type {
 	INodeProperties,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { toUtcDateTime } from '../../helpers/dates';
+import { apiError, invalid } from '../../helpers/errors';
 import { runPerItem } from '../../helpers/items';
-import { invalid, optionalText } from '../../helpers/validation';
-import { apiPath, type VantageClient } from '../../transport';
+import { optionalText } from '../../helpers/validation';
+import { endpoints, type VantageClient } from '../../transport';
 import { readOptions } from '../common';
 import { REPORT_ACCESS_HINTS } from './shared';
 
@@ -106,22 +107,24 @@ export async function execute(
 		if (fields.sendEmailNotification === true) body.sendEmailNotification = true;
 
 		const response = await client.request<IDataObject | undefined>({
-			method: 'POST',
-			path: apiPath`/api/reporting/v2/exports/transaction-steps`,
+			...endpoints.createTransactionStepsExportRequest(),
 			body,
-			idempotent: false,
 			itemIndex,
 			action: 'creating the transaction-steps export',
 			hints: REPORT_ACCESS_HINTS,
 		});
 		const requestId = response?.requestId;
 		if (typeof requestId !== 'string' || requestId === '') {
-			throw new NodeApiError(this.getNode(), (response ?? {}) as JsonObject, {
-				message: `ABBYY Vantage answered without a request ID [item ${itemIndex}]`,
-				description:
-					'The export may have been created: list your export requests in Vantage to find it.',
+			throw apiError(
+				this.getNode(),
 				itemIndex,
-			});
+				(response ?? {}) as JsonObject,
+				'ABBYY Vantage answered without a request ID',
+				{
+					description:
+						'The export may have been created: list your export requests in Vantage to find it.',
+				},
+			);
 		}
 		return { json: { requestId, ...body } };
 	});

@@ -1,15 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { INT32_MAX } from '../../constants';
 import { mapConcurrent } from '../../helpers/concurrency';
-import { runPerItem, withErrorOutput, type ItemOutput } from '../../helpers/items';
-import { invalid, requireInteger, requireOption, requireText } from '../../helpers/validation';
-import { apiPath, type VantageClient } from '../../transport';
+import { invalid, operationError } from '../../helpers/errors';
+import { runPerItem, type ItemOutput } from '../../helpers/items';
+import { requireInteger, requireOption, requireText } from '../../helpers/validation';
+import { endpoints, type VantageClient } from '../../transport';
 import { concurrencyOption, readConcurrency, readOptions } from '../common';
 import { getExportStatus, readRequestId, REPORT_ACCESS_HINTS, requestIdProperty } from './shared';
 
-const MAX_CONCURRENCY = 10;
-const INT32_MAX = 2147483647;
+const CONCURRENCY = { default: 1, max: 10, what: 'files' };
 
 const properties: INodeProperties[] = [
 	requestIdProperty,
@@ -46,7 +47,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [concurrencyOption(1, MAX_CONCURRENCY, 'files')],
+		options: [concurrencyOption(CONCURRENCY)],
 	},
 ];
 
@@ -60,7 +61,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), 1, MAX_CONCURRENCY);
+	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY);
 	return await runPerItem(this, items, async (itemIndex) => {
 		const requestId = readRequestId(this, itemIndex);
 		const files = requireOption(
@@ -91,19 +92,17 @@ export async function execute(
 		// Only a succeeded export has files; asking first gives a clear error instead of an empty file.
 		const status = await getExportStatus(client, requestId, itemIndex);
 		if (status.status !== 'Succeeded') {
-			throw withErrorOutput(
-				new NodeOperationError(
-					this.getNode(),
-					`Export ${requestId} has no files to download: its status is ${status.status} [item ${itemIndex}]`,
-					{
-						itemIndex,
-						description:
-							status.status === 'Failed' || status.status === 'Cancelled'
-								? `Create a new export. Correlation ID for ABBYY support: ${status.correlationId ?? 'none'}.`
-								: 'Use Wait For Export before downloading.',
-					},
-				),
-				{ ...status },
+			throw operationError(
+				this.getNode(),
+				itemIndex,
+				`Export ${requestId} has no files to download: its status is ${status.status}`,
+				{
+					description:
+						status.status === 'Failed' || status.status === 'Cancelled'
+							? `Create a new export. Correlation ID for ABBYY support: ${status.correlationId ?? 'none'}.`
+							: 'Use Wait For Export before downloading.',
+					output: { ...status },
+				},
 			);
 		}
 		const count = status.totalFileCount ?? 0;
@@ -120,9 +119,7 @@ export async function execute(
 			concurrency,
 			async (fileIndex): Promise<ItemOutput> => {
 				const bytes = await client.request<Buffer>({
-					method: 'GET',
-					path: apiPath`/api/reporting/v2/exports/transaction-steps/${requestId}/result/${fileIndex}`,
-					idempotent: true,
+					...endpoints.getExportResult(requestId, fileIndex),
 					binary: true,
 					itemIndex,
 					action: `downloading file ${fileIndex} of export ${requestId}`,

@@ -6,7 +6,7 @@ import type { VantageClient } from '../../transport';
 import { concurrencyOption, readConcurrency, readOptions } from '../common';
 import { getExportStatus, readRequestId, requestIdProperty } from './shared';
 
-const MAX_CONCURRENCY = 20;
+const CONCURRENCY = { default: 1, max: 20, what: 'items' };
 
 const properties: INodeProperties[] = [
 	requestIdProperty,
@@ -16,7 +16,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [concurrencyOption(1, MAX_CONCURRENCY, 'items')],
+		options: [concurrencyOption(CONCURRENCY)],
 	},
 ];
 
@@ -30,7 +30,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), 1, MAX_CONCURRENCY);
+	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY);
 	return await runPerItem(
 		this,
 		items,

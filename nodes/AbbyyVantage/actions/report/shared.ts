@@ -1,9 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { requirePathParameter } from '../../helpers/validation';
-import { apiPath, type VantageClient } from '../../transport';
-
-export const EXPORTS_PATH = '/api/reporting/v2/exports/transaction-steps';
+import { endpoints, type VantageClient } from '../../transport';
 
 export const TERMINAL_EXPORT_STATUSES = ['Succeeded', 'Failed', 'Cancelled'];
 
@@ -53,9 +51,7 @@ export async function getExportStatus(
 	itemIndex: number,
 ): Promise<ExportStatus> {
 	const body = await client.request<IDataObject | undefined>({
-		method: 'GET',
-		path: apiPath`/api/reporting/v2/exports/transaction-steps/${requestId}/status`,
-		idempotent: true,
+		...endpoints.getExportStatus(requestId),
 		itemIndex,
 		action: `reading the status of export ${requestId}`,
 		hints: REPORT_ACCESS_HINTS,

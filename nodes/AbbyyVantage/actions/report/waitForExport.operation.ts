@@ -4,13 +4,21 @@ import type {
 	INodeProperties,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { runPerItem, withErrorOutput } from '../../helpers/items';
+import { apiError, operationError } from '../../helpers/errors';
+import { describeDuration } from '../../helpers/time';
+import { runPerItem } from '../../helpers/items';
 import { pollUntil } from '../../helpers/polling';
-import { requireSeconds } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
-import { concurrencyOption, readConcurrency, readOptions } from '../common';
+import {
+	concurrencyOption,
+	pollOptions,
+	readConcurrency,
+	readOptions,
+	readPollSettings,
+	type PollDefaults,
+} from '../common';
 import {
 	getExportStatus,
 	readRequestId,
@@ -19,8 +27,14 @@ import {
 	type ExportStatus,
 } from './shared';
 
-const MAX_CONCURRENCY = 100;
-const DAY_SECONDS = 86400;
+const CONCURRENCY = { default: 10, max: 100, what: 'exports' };
+
+const POLL: PollDefaults = {
+	intervalSeconds: 10,
+	maxIntervalSeconds: 60,
+	timeoutSeconds: 1800,
+	timeoutDescription: 'Give up if the export has not finished after this long',
+};
 
 const properties: INodeProperties[] = [
 	requestIdProperty,
@@ -30,34 +44,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [
-			concurrencyOption(10, MAX_CONCURRENCY, 'exports'),
-			{
-				displayName: 'Max Poll Interval (Seconds)',
-				name: 'maxPollInterval',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 60,
-				description: 'The wait between polls grows by half each time, up to this',
-			},
-			{
-				displayName: 'Poll Interval (Seconds)',
-				name: 'pollInterval',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 10,
-				description:
-					'Wait between the first status checks. Vantage asks for at most one per second.',
-			},
-			{
-				displayName: 'Timeout (Seconds)',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 1800,
-				description: 'Give up if the export has not finished after this long',
-			},
-		],
+		options: [concurrencyOption(CONCURRENCY), ...pollOptions(POLL)],
 	},
 ];
 
@@ -71,69 +58,45 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const options = readOptions(this, 0);
-	const concurrency = readConcurrency(this, options, 10, MAX_CONCURRENCY);
+	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY);
 	return await runPerItem(
 		this,
 		items,
 		async (itemIndex) => {
-			const itemOptions = readOptions(this, itemIndex);
-			const intervalMs = requireSeconds(
-				this,
-				itemIndex,
-				'Poll Interval',
-				itemOptions.pollInterval ?? 10,
-				1,
-				DAY_SECONDS,
-			);
-			const maxIntervalMs = requireSeconds(
-				this,
-				itemIndex,
-				'Max Poll Interval',
-				itemOptions.maxPollInterval ?? 60,
-				1,
-				DAY_SECONDS,
-			);
-			const timeoutMs = requireSeconds(
-				this,
-				itemIndex,
-				'Timeout',
-				itemOptions.timeout ?? 1800,
-				1,
-				7 * DAY_SECONDS,
-			);
+			const poll = readPollSettings(this, itemIndex, readOptions(this, itemIndex), POLL);
 			const requestId = readRequestId(this, itemIndex);
 
 			// Cancelling the execution makes pollUntil throw at once; runPerItem reports it per item.
 			const outcome = await pollUntil<ExportStatus>(
 				async () => await getExportStatus(client, requestId, itemIndex),
 				(status) => TERMINAL_EXPORT_STATUSES.includes(status.status),
-				{ intervalMs, maxIntervalMs, timeoutMs },
+				poll,
 				client.signal,
 			);
 			const status = outcome.value;
+			const output = { ...status, polls: outcome.polls };
 			if (outcome.timedOut) {
-				throw withErrorOutput(
-					new NodeOperationError(
-						this.getNode(),
-						`Export ${requestId} did not finish within ${timeoutMs / 1000} seconds; last status: ${status.status} [item ${itemIndex}]`,
-						{
-							itemIndex,
-							description: 'Raise Timeout, or check the export later with Get Export Status.',
-						},
-					),
-					{ ...status, polls: outcome.polls },
+				throw operationError(
+					this.getNode(),
+					itemIndex,
+					`Export ${requestId} did not finish within ${describeDuration(poll.timeoutMs)}; last status: ${status.status}`,
+					{
+						description: 'Raise Timeout, or check the export later with Get Export Status.',
+						output,
+					},
 				);
 			}
 			if (status.status !== 'Succeeded') {
-				throw withErrorOutput(
-					new NodeApiError(this.getNode(), { ...status } as JsonObject, {
-						message: `Export ${requestId} ended with status ${status.status} (correlation ID ${status.correlationId ?? 'none'}) [item ${itemIndex}]`,
+				throw apiError(
+					this.getNode(),
+					itemIndex,
+					{ ...status } as JsonObject,
+					`Export ${requestId} ended with status ${status.status} (correlation ID ${status.correlationId ?? 'none'})`,
+					{
 						description:
 							'Give the correlation ID to ABBYY support to find out why. Create a new export to try again.',
-						itemIndex,
-					}),
-					{ ...status, polls: outcome.polls },
+						output,
+					},
 				);
 			}
 			const count = status.totalFileCount ?? 0;

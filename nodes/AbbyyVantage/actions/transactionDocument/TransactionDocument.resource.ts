@@ -1,25 +1,17 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+import { resourceDescription } from '../common';
 import * as add from './add.operation';
 
-export { add };
+export const operations = { add };
 
-export const description: INodeProperties[] = [
+export const description = resourceDescription(
+	'transactionDocument',
+	operations,
 	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['transactionDocument'] } },
-		options: [
-			{
-				name: 'Add',
-				value: 'add',
-				description: 'Create a document in a transaction, to group files into one processing unit',
-				action: 'Add a document to a transaction',
-			},
-		],
-		default: 'add',
+		add: {
+			name: 'Add',
+			description: 'Create a document in a transaction, to group files into one processing unit',
+			action: 'Add a document to a transaction',
+		},
 	},
-	...add.description,
-];
+	'add',
+);

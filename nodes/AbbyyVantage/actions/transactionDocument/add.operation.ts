@@ -5,14 +5,15 @@ import type {
 	INodeProperties,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { INT32_MAX } from '../../constants';
+import { apiError } from '../../helpers/errors';
 import { runPerItem } from '../../helpers/items';
 import { requireInteger, requireOption, requirePathParameter } from '../../helpers/validation';
-import { apiPath, type VantageClient } from '../../transport';
+import { endpoints, type VantageClient } from '../../transport';
 import { readOptions } from '../common';
 
-const INT32_MAX = 2147483647;
 const SWITCHER = ['Default', 'Yes', 'No'] as const;
 
 const switcherOptions = [
@@ -112,10 +113,8 @@ export async function execute(
 			body.imageProcessingOptions = imageProcessingOptions;
 
 		const response = await client.request<IDataObject | undefined>({
-			method: 'POST',
-			path: apiPath`/api/publicapi/v1/transactions/${transactionId}/documents`,
+			...endpoints.createTransactionDocument(transactionId),
 			body,
-			idempotent: false,
 			itemIndex,
 			action: `adding a document to transaction ${transactionId}`,
 			hints: {
@@ -125,11 +124,13 @@ export async function execute(
 		});
 		const documentId = response?.documentId;
 		if (typeof documentId !== 'string' || documentId === '') {
-			throw new NodeApiError(this.getNode(), (response ?? {}) as JsonObject, {
-				message: `ABBYY Vantage answered without a document ID [item ${itemIndex}]`,
-				description: 'The document may have been added: check the transaction in Vantage.',
+			throw apiError(
+				this.getNode(),
 				itemIndex,
-			});
+				(response ?? {}) as JsonObject,
+				'ABBYY Vantage answered without a document ID',
+				{ description: 'The document may have been added: check the transaction in Vantage.' },
+			);
 		}
 		return { json: { documentId, transactionId } };
 	});

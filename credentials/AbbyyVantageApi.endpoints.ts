@@ -1,13 +1,37 @@
 /**
- * Where the credential points: a regional cloud host or a custom base URL (on-premises, simulator).
- * Shared by the credential (token endpoint) and the transport (API calls), so both refuse the
- * same bad URLs before any request is sent.
+ * Where the ABBYY Vantage API credential points: the regional cloud hosts or a custom base URL
+ * (on-premises, simulator), and the OAuth2 token endpoint. One home for these rules, imported by
+ * the credential (sign-in, Test button) and by the node's transport (API calls), so both use the
+ * same hosts and refuse the same bad URLs before any request.
+ * Hosts: the `servers` of ABBYY's OpenAPI documents; token endpoint:
+ * https://docs.abbyy.com/vantage/developer/authentication/authentication
  */
-export const REGION_HOSTS: Record<string, string> = {
+export const REGION_HOSTS: Readonly<Record<string, string>> = {
 	us: 'https://vantage-us.abbyy.com',
 	eu: 'https://vantage-eu.abbyy.com',
 	au: 'https://vantage-au.abbyy.com',
 };
+
+export const DEFAULT_SCOPE = 'openid permissions global.wildcard';
+
+/**
+ * `Error.name` of a sign-in failure thrown by the credential. n8n wraps it on the way to the node;
+ * the transport finds it in the cause chain by this name.
+ */
+export const SIGN_IN_ERROR_NAME = 'VantageSignInError';
+
+/** A sign-in failure whose message is safe to show (built without the request, which holds secrets). */
+export function signInError(message: string): Error {
+	const error = new Error(message);
+	error.name = SIGN_IN_ERROR_NAME;
+	return error;
+}
+
+/**
+ * The credential Test button's base URL as an n8n expression (a declarative test request cannot
+ * call code), built from the same region table.
+ */
+export const TEST_BASE_URL_EXPRESSION = `={{ $credentials.region === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : (${JSON.stringify(REGION_HOSTS)})[$credentials.region] }}`;
 
 /** Thrown for a base URL that must not be used; the caller turns it into an n8n error. */
 export class BaseUrlError extends Error {
@@ -22,19 +46,6 @@ function parseUrl(text: string): URL | undefined {
 		return new URL(text);
 	} catch {
 		return undefined;
-	}
-}
-
-/** Why the credential's base URL cannot be used, or undefined when it can. */
-export function baseUrlProblem(credentials: {
-	region?: unknown;
-	baseUrl?: unknown;
-}): string | undefined {
-	try {
-		resolveBaseUrl(credentials);
-		return undefined;
-	} catch (error) {
-		return (error as Error).message;
 	}
 }
 
@@ -73,6 +84,19 @@ export function resolveBaseUrl(credentials: { region?: unknown; baseUrl?: unknow
 	if (url.hash || raw.includes('#'))
 		throw new BaseUrlError('Base URL must not contain a fragment (#…)');
 	return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/** Why the credential's base URL cannot be used, or undefined when it can. */
+export function baseUrlProblem(credentials: {
+	region?: unknown;
+	baseUrl?: unknown;
+}): string | undefined {
+	try {
+		resolveBaseUrl(credentials);
+		return undefined;
+	} catch (error) {
+		return (error as Error).message;
+	}
 }
 
 /** The OAuth2 token endpoint; tenant-specific when a tenant id is set. */

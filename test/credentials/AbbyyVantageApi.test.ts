@@ -2,7 +2,15 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { AbbyyVantageApi } from '../../credentials/AbbyyVantageApi.credentials';
-import { n8nHttpHelper, runNode, serialize, simulatorCredentials } from '../harness/n8n';
+import { REGION_HOSTS } from '../../credentials/AbbyyVantageApi.endpoints';
+import {
+	n8nHttpHelper,
+	resolveCredentialExpression,
+	runNode,
+	serialize,
+	simulatorCredentials,
+} from '../harness/n8n';
+import { nodeParams } from '../helpers/params';
 import { FIXTURE, VantageSimulator } from '../simulator/simulator';
 
 const credentialType = new AbbyyVantageApi();
@@ -152,7 +160,7 @@ describe('preAuthentication (password grant)', () => {
 	});
 
 	test('regions map to the vendor hosts; http is fine on loopback', async () => {
-		const { resolveBaseUrl } = await import('../../nodes/AbbyyVantage/transport/baseUrl');
+		const { resolveBaseUrl } = await import('../../credentials/AbbyyVantageApi.endpoints');
 		expect(resolveBaseUrl({ region: 'us' })).toBe('https://vantage-us.abbyy.com');
 		expect(resolveBaseUrl({ region: 'eu' })).toBe('https://vantage-eu.abbyy.com');
 		expect(resolveBaseUrl({ region: 'au' })).toBe('https://vantage-au.abbyy.com');
@@ -192,6 +200,19 @@ describe('authenticate and test request', () => {
 		expect(byName.password.typeOptions).toEqual({ password: true });
 	});
 
+	test('the Test button resolves the same region hosts as the node, and a custom Base URL', () => {
+		const baseURL = credentialType.test.request.baseURL as string;
+		for (const [region, host] of Object.entries(REGION_HOSTS)) {
+			expect(resolveCredentialExpression(baseURL, { region })).toBe(host);
+		}
+		expect(
+			resolveCredentialExpression(baseURL, {
+				region: 'custom',
+				baseUrl: ' http://127.0.0.1:8080/vantage/ ',
+			}),
+		).toBe('http://127.0.0.1:8080/vantage');
+	});
+
 	test('the Test button makes a cheap authenticated GET', () => {
 		expect(credentialType.test.request).toMatchObject({
 			method: 'GET',
@@ -201,12 +222,11 @@ describe('authenticate and test request', () => {
 });
 
 describe('inside n8n (WorkflowExecute + httpRequestWithAuthentication)', () => {
-	const statusOf = (concurrency = 1) => ({
-		resource: 'report',
-		operation: 'getExportStatus',
-		requestId: '={{ $json.requestId }}',
-		options: { concurrency },
-	});
+	const statusOf = (concurrency = 1) =>
+		nodeParams('report', 'getExportStatus', {
+			requestId: '={{ $json.requestId }}',
+			options: { concurrency },
+		});
 
 	async function exports(count: number): Promise<Array<{ requestId: string }>> {
 		const token = (await preAuthenticate(credentials())).accessToken as string;

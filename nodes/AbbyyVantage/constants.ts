@@ -1,0 +1,21 @@
+/**
+ * One home for the limits the node enforces and the numbers it reuses. Vendor limits cite where
+ * ABBYY states them; the rest are this node's choices.
+ */
+
+/** Largest int32: the OpenAPI `format: int32` fields (document index, file index). */
+export const INT32_MAX = 2147483647;
+
+export const SECOND_MS = 1000;
+export const DAY_SECONDS = 86400;
+/** Longest a wait (Timeout) may be set to. */
+export const MAX_WAIT_SECONDS = 7 * DAY_SECONDS;
+
+/**
+ * Record ids per AddRecords / DeleteRecords request: the `maxItems` of those request bodies in the
+ * Processing API's OpenAPI document.
+ */
+export const MAX_RECORDS_PER_REQUEST = 5000;
+
+/** "Poll the status not more often than once per second" (docs.abbyy.com, processing documents). */
+export const MIN_POLL_INTERVAL_MS = 1000;

@@ -1,0 +1,99 @@
+import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+/**
+ * One home for how the node words and builds errors. n8n's UX guidelines: the message says what
+ * happened and ends with the item (`[item N]`); the description says how to fix it.
+ */
+export function forItem(message: string, itemIndex?: number): string {
+	return itemIndex === undefined ? message : `${message} [item ${itemIndex}]`;
+}
+
+/** Facts an error item should carry under "Continue On Fail" (e.g. the export's status). */
+const errorOutputs = new WeakMap<object, IDataObject>();
+
+export function withErrorOutput<E extends Error>(error: E, json: IDataObject): E {
+	errorOutputs.set(error, json);
+	return error;
+}
+
+interface ErrorOptions {
+	description?: string;
+	/** Fields the error item carries under Continue On Fail. */
+	output?: IDataObject;
+}
+
+/** Bad input, refused before any request. */
+export function invalid(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	description?: string,
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), forItem(message, itemIndex), {
+		itemIndex,
+		description,
+	});
+}
+
+/** Something the node decided is a failure (a timeout, nothing to download). */
+export function operationError(
+	node: INode,
+	itemIndex: number | undefined,
+	message: string,
+	options: ErrorOptions = {},
+): NodeOperationError {
+	const error = new NodeOperationError(node, forItem(message, itemIndex), {
+		itemIndex,
+		description: options.description,
+	});
+	return options.output ? withErrorOutput(error, options.output) : error;
+}
+
+/** Something ABBYY Vantage answered or reported (a failed export, a missing id). */
+export function apiError(
+	node: INode,
+	itemIndex: number | undefined,
+	response: JsonObject,
+	message: string,
+	options: ErrorOptions & { httpCode?: string } = {},
+): NodeApiError {
+	const text = forItem(message, itemIndex);
+	const error = new NodeApiError(node, response, {
+		message: text,
+		description: options.description,
+		httpCode: options.httpCode,
+		itemIndex,
+	});
+	// NodeApiError swaps a message that mentions a network code (ECONNRESET…) for a generic text
+	// without the item; ours already says what happened.
+	error.message = text;
+	return options.output ? withErrorOutput(error, options.output) : error;
+}
+
+/** Any error as an n8n error naming the item; n8n errors pass through unchanged. */
+export function asNodeError(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	const wrapped = new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	const extra = error && typeof error === 'object' ? errorOutputs.get(error) : undefined;
+	if (extra) errorOutputs.set(wrapped, extra);
+	return wrapped;
+}
+
+/** The item n8n shows for a failed input under "Continue On Fail". */
+export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number | number[]) {
+	const json: IDataObject = {
+		...(errorOutputs.get(error) ?? {}),
+		error: error.message,
+	};
+	if (error.description) json.errorDescription = error.description;
+	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	const pairedItem = Array.isArray(itemIndex)
+		? itemIndex.map((item) => ({ item }))
+		: { item: itemIndex };
+	return { json, pairedItem };
+}

@@ -1,0 +1,35 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { resources } from '../../nodes/AbbyyVantage/actions/router';
+
+/**
+ * One builder for the node's parameters in every test: resource and operation names are checked
+ * against the node's own router map, so a test cannot ask for an operation the node lacks.
+ */
+type Resources = typeof resources;
+export type ResourceName = keyof Resources;
+export type OperationName<R extends ResourceName> = keyof Resources[R] & string;
+
+export function nodeParams<R extends ResourceName>(
+	resource: R,
+	operation: OperationName<R>,
+	fields: IDataObject = {},
+): INodeParameters {
+	return { resource, operation, ...(fields as INodeParameters) };
+}
+
+/** A resource-locator value typed "By ID" (or an expression). */
+export const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+
+/** Delete Records reading the ids from each item's `ids` field. */
+export function deleteRecordsParams(catalogId: string, fields: IDataObject = {}): INodeParameters {
+	return nodeParams('catalog', 'deleteRecords', {
+		catalogId: rl(catalogId),
+		recordIdsSource: 'field',
+		inputField: 'ids',
+		...fields,
+	});
+}
+
+export const ids = (prefix: string, from: number, to: number) =>
+	Array.from({ length: to - from }, (_, i) => `${prefix}${from + i}`);

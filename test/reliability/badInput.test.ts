@@ -1,0 +1,260 @@
+/** Bad input is refused before any request, with a message naming the parameter and the item. */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { runNode, simulatorCredentials } from '../harness/n8n';
+import { useSimulator } from '../helpers/fixture';
+import { deleteRecordsParams, nodeParams, rl } from '../helpers/params';
+import { CATALOG, cell, record } from './shared';
+
+const f = useSimulator((sim) => sim.addCatalog(CATALOG));
+
+interface BadCase {
+	name: string;
+	parameters: INodeParameters;
+	items?: IDataObject[];
+	credentials?: IDataObject;
+	message: RegExp;
+}
+const badCases: BadCase[] = [
+	{
+		name: 'empty record ID',
+		items: [{ ids: [''] }],
+		parameters: deleteRecordsParams(CATALOG),
+		message: /^Input Field "ids": the ID at position 0 is empty/,
+	},
+	{
+		name: 'whitespace record ID',
+		items: [{ ids: ['a', ' \t '] }],
+		parameters: deleteRecordsParams(CATALOG),
+		message: /position 1 is only whitespace/,
+	},
+	{
+		name: 'number as record ID',
+		items: [{ ids: [12] }],
+		parameters: deleteRecordsParams(CATALOG),
+		message: /position 0 is number, not text/,
+	},
+	{
+		name: 'boolean as record ID',
+		items: [{ ids: [true] }],
+		parameters: deleteRecordsParams(CATALOG),
+		message: /position 0 is boolean, not text/,
+	},
+	{
+		name: 'nested array of IDs',
+		items: [{ ids: [['a', 'b']] }],
+		parameters: deleteRecordsParams(CATALOG),
+		message: /position 0 is a nested array/,
+	},
+	{
+		name: 'null record ID',
+		items: [{ ids: ['a', null] }],
+		parameters: deleteRecordsParams(CATALOG),
+		message: /position 1 is null, not text/,
+	},
+	{
+		name: 'object as record ID',
+		items: [{ ids: [{}] }],
+		parameters: deleteRecordsParams(CATALOG),
+		message: /position 0 is object, not text/,
+	},
+	{
+		name: '0 IDs (empty array)',
+		items: [{ ids: [] }],
+		parameters: deleteRecordsParams(CATALOG),
+		message: /^No record IDs to delete/,
+	},
+	{
+		name: '0 IDs (blank typed list)',
+		parameters: deleteRecordsParams(CATALOG, { recordIdsSource: 'list', recordIds: ' , \n ' }),
+		message: /^No record IDs to delete/,
+	},
+	{
+		name: 'missing input field',
+		items: [{ other: [] }],
+		parameters: deleteRecordsParams(CATALOG),
+		message: /^Input Field "ids" does not exist/,
+	},
+	{
+		name: 'Record IDs expression giving a number',
+		parameters: deleteRecordsParams(CATALOG, { recordIdsSource: 'list', recordIds: '={{ 42 }}' }),
+		message: /^Record IDs must be text or an array, not 42/,
+	},
+	{
+		name: 'catalog exactly "."',
+		items: [{ ids: ['a'] }],
+		parameters: deleteRecordsParams(CATALOG, { catalogId: rl('.') }),
+		message: /^Catalog must not be "\." or "\.\."/,
+	},
+	{
+		name: 'catalog exactly ".."',
+		items: [{ ids: ['a'] }],
+		parameters: deleteRecordsParams(CATALOG, { catalogId: rl('..') }),
+		message: /^Catalog must not be "\." or "\.\."/,
+	},
+	{
+		name: 'blank catalog',
+		items: [{ ids: ['a'] }],
+		parameters: deleteRecordsParams(CATALOG, { catalogId: rl('   ') }),
+		message: /^Catalog is empty/,
+	},
+	{
+		name: 'Batch Size 0',
+		items: [{ ids: ['a'] }],
+		parameters: deleteRecordsParams(CATALOG, { options: { batchSize: 0 } }),
+		message: /^Batch Size must be between 1 and 5000, not 0/,
+	},
+	{
+		name: 'Batch Size 5001',
+		items: [{ ids: ['a'] }],
+		parameters: deleteRecordsParams(CATALOG, { options: { batchSize: 5001 } }),
+		message: /^Batch Size must be between 1 and 5000, not 5001/,
+	},
+	{
+		name: 'unknown Mode value',
+		items: [{ ids: ['a'] }],
+		parameters: deleteRecordsParams(CATALOG, { mode: '={{ "all" }}' }),
+		message: /^Mode must be one of "perItem", "aggregate", not "all"/,
+	},
+	{
+		name: 'unknown Record IDs Source value',
+		items: [{ ids: ['a'] }],
+		parameters: deleteRecordsParams(CATALOG, { recordIdsSource: '={{ "csv" }}', recordIds: 'a' }),
+		message: /^Record IDs Source must be one of "list", "field", not "csv"/,
+	},
+	{
+		name: 'empty Request ID',
+		parameters: nodeParams('report', 'getExportStatus', { requestId: '={{ "  " }}' }),
+		message: /^Request ID is empty/,
+	},
+	{
+		name: 'Request ID exactly ".."',
+		parameters: nodeParams('report', 'waitForExport', { requestId: '..' }),
+		message: /^Request ID must not be "\." or "\.\."/,
+	},
+	{
+		name: 'empty Transaction ID',
+		parameters: nodeParams('transactionDocument', 'add', { transactionId: '={{ "" }}' }),
+		message: /^Transaction ID is empty/,
+	},
+	{
+		name: 'Transaction ID exactly "."',
+		parameters: nodeParams('transactionDocument', 'add', { transactionId: '.' }),
+		message: /^Transaction ID must not be "\." or "\.\."/,
+	},
+	{
+		name: 'negative Index',
+		parameters: nodeParams('transactionDocument', 'add', {
+			transactionId: 't',
+			additionalFields: { index: -2 },
+		}),
+		message: /^Index must be between 0 and 2147483647, not -2/,
+	},
+	{
+		name: 'fractional Index',
+		parameters: nodeParams('transactionDocument', 'add', {
+			transactionId: 't',
+			additionalFields: { index: 0.5 },
+		}),
+		message: /^Index must be a whole number, not 0.5/,
+	},
+	{
+		name: 'unknown Auto Crop value',
+		parameters: nodeParams('transactionDocument', 'add', {
+			transactionId: 't',
+			additionalFields: { autoCrop: '={{ "Sometimes" }}' },
+		}),
+		message: /^Auto Crop must be one of "Default", "Yes", "No", not "Sometimes"/,
+	},
+	{
+		name: 'invalid Start Date',
+		parameters: nodeParams('report', 'createExport', { startDate: 'last Tuesday' }),
+		message: /^Start Date is not a valid date/,
+	},
+	{
+		name: 'impossible calendar date',
+		parameters: nodeParams('report', 'createExport', { startDate: '2025-13-01T00:00:00' }),
+		message: /^Start Date is not a valid date/,
+	},
+	{
+		name: 'End Date before Start Date',
+		parameters: nodeParams('report', 'createExport', {
+			startDate: '2025-11-10T00:00:00Z',
+			additionalFields: { endDate: '2025-11-09T00:00:00Z' },
+		}),
+		message: /^End Date \(.*\) is before Start Date/,
+	},
+	{
+		name: 'File Index negative',
+		parameters: nodeParams('report', 'downloadExportFiles', {
+			requestId: 'r',
+			files: 'one',
+			fileIndex: -1,
+		}),
+		message: /^File Index must be between 0 and 2147483647, not -1/,
+	},
+	{
+		name: 'unknown Files value',
+		parameters: nodeParams('report', 'downloadExportFiles', {
+			requestId: 'r',
+			files: '={{ "some" }}',
+		}),
+		message: /^Files must be one of "all", "one", not "some"/,
+	},
+	{
+		name: 'Poll Interval below 1 s',
+		parameters: nodeParams('report', 'waitForExport', {
+			requestId: 'r',
+			options: { pollInterval: 0.2 },
+		}),
+		message: /^Poll Interval must be between 1 and 86400 seconds/,
+	},
+	{
+		name: 'Max Retries above 10',
+		parameters: nodeParams('report', 'getExportStatus', {
+			requestId: 'r',
+			requestOptions: { maxRetries: 11 },
+		}),
+		message: /^Max Retries must be between 0 and 10, not 11/,
+	},
+	{
+		name: 'Custom base URL: http to a non-loopback host',
+		credentials: { baseUrl: 'http://vantage.example.com' },
+		parameters: nodeParams('report', 'getExportStatus', { requestId: 'r' }),
+		message: /^Credential: Base URL must use https:\/\//,
+	},
+	{
+		name: 'Custom base URL with a query',
+		credentials: { baseUrl: 'https://vantage.example.com/?a=1' },
+		parameters: nodeParams('report', 'getExportStatus', { requestId: 'r' }),
+		message: /^Credential: Base URL must not contain a query/,
+	},
+	{
+		name: 'Custom base URL with credentials in it',
+		credentials: { baseUrl: 'https://me:pw@vantage.example.com' },
+		parameters: nodeParams('report', 'getExportStatus', { requestId: 'r' }),
+		message: /^Credential: Base URL must not contain a user name or password/,
+	},
+	{
+		name: 'Custom base URL with a fragment',
+		credentials: { baseUrl: 'https://vantage.example.com/#top' },
+		parameters: nodeParams('report', 'getExportStatus', { requestId: 'r' }),
+		message: /^Credential: Base URL must not contain a fragment/,
+	},
+];
+
+describe('bad-input catalogue: refused before any request', () => {
+	test.each(badCases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+		const credentials = c.credentials ? simulatorCredentials(f.sim, c.credentials) : f.store;
+		const result = await runNode({ credentials, items: c.items, parameters: c.parameters });
+		const message = result.error?.message ?? '';
+		record('badInput', `| ${c.name} | ${cell(message)} | ${f.sim.requests.length} |`);
+		expect(message).toMatch(c.message);
+		expect(message).toMatch(/(\[item \d+\]$)|^Credential:/);
+		expect(f.sim.requests).toHaveLength(0);
+	});
+
+	test('the catalogue has at least 30 cases', () => {
+		expect(badCases.length).toBeGreaterThanOrEqual(30);
+	});
+});

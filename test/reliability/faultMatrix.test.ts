@@ -1,0 +1,170 @@
+/**
+ * Every operation × every fault the simulator can inject. Each cell asserts: record IDs lost = 0,
+ * duplicate creations = 0, secrets in outputs or errors = 0, and the attempt count matches the
+ * transport's rules.
+ */
+import { runNode } from '../harness/n8n';
+import { useSimulator } from '../helpers/fixture';
+import type { Fault } from '../simulator/simulator';
+import { matrixOperations, type Operation } from './operations';
+import { CATALOG, cell, FAST, MAX_ATTEMPTS, problem, record, secretsIn } from './shared';
+
+const env = useSimulator((sim) => sim.addCatalog(CATALOG));
+
+interface FaultCase {
+	name: string;
+	fault: Fault;
+	times: number;
+	/** Retried when the request is safe to repeat. */
+	transient: boolean;
+	/** n8n signs in again and resends once. */
+	auth?: 'once' | 'always';
+	fatal?: boolean;
+}
+
+const faults: FaultCase[] = [
+	{ name: '429', fault: { kind: 'status', status: 429 }, times: Infinity, transient: true },
+	{
+		name: '429 + Retry-After',
+		fault: { kind: 'status', status: 429, retryAfter: '0' },
+		times: Infinity,
+		transient: true,
+	},
+	{
+		name: '500',
+		fault: { kind: 'status', status: 500, body: problem(500, 'Internal failure') },
+		times: Infinity,
+		transient: false,
+	},
+	{ name: '502', fault: { kind: 'status', status: 502 }, times: Infinity, transient: true },
+	{ name: '503', fault: { kind: 'status', status: 503 }, times: Infinity, transient: true },
+	{ name: '504', fault: { kind: 'status', status: 504 }, times: Infinity, transient: true },
+	{ name: 'reset', fault: { kind: 'reset' }, times: Infinity, transient: true },
+	{ name: 'timeout', fault: { kind: 'delay', ms: 1300 }, times: Infinity, transient: true },
+	{ name: 'malformed JSON', fault: { kind: 'malformedJson' }, times: Infinity, transient: true },
+	{
+		name: '401 once',
+		fault: { kind: 'status', status: 401 },
+		times: 1,
+		transient: false,
+		auth: 'once',
+	},
+	{
+		name: '401 always',
+		fault: { kind: 'status', status: 401 },
+		times: Infinity,
+		transient: false,
+		auth: 'always',
+		fatal: true,
+	},
+	{
+		name: '403',
+		fault: { kind: 'status', status: 403, body: problem(403, 'Forbidden') },
+		times: Infinity,
+		transient: false,
+		fatal: true,
+	},
+	{
+		name: '404',
+		fault: { kind: 'status', status: 404, body: problem(404, 'Not found') },
+		times: Infinity,
+		transient: false,
+		fatal: true,
+	},
+	{
+		name: '400 ProblemDetails',
+		fault: { kind: 'status', status: 400, body: problem(400, 'Some parameters are invalid') },
+		times: Infinity,
+		transient: false,
+	},
+];
+
+function parsesBody(op: Operation): boolean {
+	return op.route !== 'GetExportResult' && op.route !== 'DeleteRecords';
+}
+
+/** Attempts the transport should make for one logical request under a fault. */
+function attemptsPerRequest(op: Operation, f: FaultCase): number {
+	if (f.auth) return 2;
+	if (f.transient && !op.creates) {
+		// Export files are bytes and delete answers are ignored: a "malformed JSON" body is harmless.
+		if (f.fault.kind === 'malformedJson' && !parsesBody(op)) return 1;
+		return MAX_ATTEMPTS;
+	}
+	return 1;
+}
+
+describe('fault matrix: every operation × every fault', () => {
+	for (const op of matrixOperations(env)) {
+		for (const f of faults) {
+			test(`${op.name} × ${f.name}`, async () => {
+				const { parameters, items } = await op.prepare();
+				const before = env.sim.createdCounts();
+				env.sim.clearLog();
+				env.sim.injectFault(op.route, f.fault, f.times);
+				const result = await runNode({
+					credentials: env.store,
+					items,
+					continueOnFail: true,
+					parameters: { ...parameters, requestOptions: FAST },
+				});
+				const attempts = env.sim.requestsTo(op.route).length;
+				const after = env.sim.createdCounts();
+				const created =
+					after.exports -
+					before.exports +
+					(after.documents - before.documents) +
+					(after.reindexes - before.reindexes);
+				const duplicateCreates = op.creates ? Math.max(0, created - 1) : 0;
+				const json = result.items[0]?.json ?? {};
+				const error = typeof json.error === 'string' ? json.error : '';
+				let idsLost = 0;
+				if (op.route === 'DeleteRecords') {
+					idsLost =
+						(json.uniqueIdsSent as number) -
+						(json.idsDeleted as number) -
+						(json.idsFailed as number);
+					// Whatever was reported deleted is gone; whatever is still there was reported failed.
+					const failedIds = new Set(
+						((json.failedBatches as Array<{ ids: string[] }>) ?? []).flatMap((b) => b.ids),
+					);
+					for (const id of env.sim.recordIds(CATALOG)) if (!failedIds.has(id)) idsLost++;
+				}
+				const secrets = secretsIn(env, result);
+
+				const perRequest = attemptsPerRequest(op, f);
+				const expectedAttempts =
+					op.requests === 1
+						? perRequest
+						: f.auth === 'once'
+							? perRequest + (op.requests - 1)
+							: f.fatal && op.stopsOnFatal
+								? perRequest
+								: perRequest * op.requests;
+				const outcome = error ? `error: ${error}` : 'success';
+				record(
+					'matrix',
+					`| ${op.name} | ${f.name} | ${attempts} | ${cell(outcome)} | ${idsLost} | ${duplicateCreates} | ${secrets} |`,
+				);
+
+				expect({ idsLost, duplicateCreates, secrets }).toEqual({
+					idsLost: 0,
+					duplicateCreates: 0,
+					secrets: 0,
+				});
+				expect(attempts).toBe(expectedAttempts);
+				if (f.auth === 'once' || (f.fault.kind === 'malformedJson' && !parsesBody(op))) {
+					expect(error).toBe('');
+				} else {
+					expect(error).toMatch(/\[item 0\]$/);
+				}
+				if (
+					op.creates &&
+					['reset', 'timeout', 'malformed JSON', '500', '502', '503', '504'].includes(f.name)
+				) {
+					expect(json.errorDescription).toMatch(/may have reached ABBYY Vantage and been applied/);
+				}
+			});
+		}
+	}
+});

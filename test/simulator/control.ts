@@ -1,0 +1,96 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports --
+ * Test infrastructure, never shipped: commands answer on node:http responses. */
+/**
+ * The HTTP control plane under `/__simulator/`: the same controls as the VantageSimulator class,
+ * for processes that do not share its memory (the real-n8n suite, the demo, the benchmarks).
+ */
+import type { ServerResponse } from 'node:http';
+
+import type { Fault } from './faults';
+import type { RouteId } from './http';
+import type { ReindexScript } from './routes/catalogs';
+import type { ExportScript } from './routes/reporting';
+import type { ControlHandler } from './server';
+import type { VantageSimulator } from './simulator';
+
+/** `state` gives what `GET /__simulator/state` reports. */
+export function controlPlane(sim: VantageSimulator, state: () => unknown): ControlHandler {
+	return (req, res, path, rawBody) => {
+		const body = rawBody.length
+			? (JSON.parse(rawBody.toString('utf8')) as Record<string, unknown>)
+			: {};
+		try {
+			if (!command(sim, state, `${req.method} ${path}`, body, res)) res.writeHead(404).end();
+		} catch (error) {
+			res.writeHead(400, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ error: String(error) }));
+		}
+	};
+}
+
+/** Run one command and answer 200; false if there is no such command. */
+function command(
+	sim: VantageSimulator,
+	state: () => unknown,
+	name: string,
+	body: Record<string, unknown>,
+	res: ServerResponse,
+): boolean {
+	const ok = (value: unknown = { ok: true }) => {
+		const text = JSON.stringify(value);
+		res.writeHead(200, { 'content-type': 'application/json' });
+		res.end(text);
+		return true;
+	};
+	switch (name) {
+		case 'GET /__simulator/requests':
+			return ok(sim.requests);
+		case 'DELETE /__simulator/requests':
+			sim.clearLog();
+			return ok();
+		case 'POST /__simulator/faults':
+			sim.injectFault(
+				body.route as RouteId | '*',
+				body.fault as Fault,
+				body.times === 'always' ? Infinity : Number(body.times ?? 1),
+			);
+			return ok();
+		case 'DELETE /__simulator/faults':
+			sim.clearFaults();
+			return ok();
+		case 'POST /__simulator/revoke-tokens':
+			sim.revokeTokens();
+			return ok();
+		case 'POST /__simulator/export-script':
+			sim.scriptNextExport(body as ExportScript);
+			return ok();
+		case 'POST /__simulator/default-export-script':
+			sim.setDefaultExportScript(body as ExportScript);
+			return ok();
+		case 'POST /__simulator/reindex-script':
+			sim.scriptNextReindex(body as unknown as ReindexScript);
+			return ok();
+		case 'POST /__simulator/catalogs':
+			sim.addCatalog(String(body.name));
+			if (Array.isArray(body.recordIds))
+				sim.seedRecords(String(body.name), body.recordIds as string[]);
+			return ok();
+		case 'POST /__simulator/transactions':
+			return ok({ transactionId: sim.createTransaction(String(body.skillId)) });
+		case 'POST /__simulator/exports': {
+			// Many finished exports at once, owned by the fixture user (benchmarks).
+			const ids: string[] = [];
+			for (let i = 0; i < Number(body.count ?? 1); i++) ids.push(sim.createFinishedExport());
+			return ok({ requestIds: ids });
+		}
+		case 'POST /__simulator/latency':
+			sim.setLatency(Number(body.ms));
+			return ok();
+		case 'GET /__simulator/stats':
+			return ok({ requests: sim.stats(), created: sim.createdCounts() });
+		case 'GET /__simulator/state':
+			return ok(state());
+		default:
+			return false;
+	}
+}

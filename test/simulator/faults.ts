@@ -1,0 +1,69 @@
+/** Programmable faults: scripted per route, or drawn at random from a seeded generator. */
+import type { RouteId } from './http';
+
+export type Fault =
+	/** Answer with this status instead of handling the request (429, 5xx, 401, 403, 404, 400 …). */
+	| { kind: 'status'; status: number; retryAfter?: string; body?: unknown }
+	/** Destroy the connection; `after: true` handles the request first (the response is lost). */
+	| { kind: 'reset'; after?: boolean }
+	/** Wait, then handle the request normally. */
+	| { kind: 'delay'; ms: number }
+	/** Handle the request, then send a truncated JSON body with status 200. */
+	| { kind: 'malformedJson' };
+
+export interface FaultRule {
+	route: RouteId | '*';
+	fault: Fault;
+	/** How many matching requests get the fault; `Infinity` (or 'always' over HTTP) for all. */
+	times: number;
+	hits: number;
+}
+
+export class FaultTable {
+	private rules: FaultRule[] = [];
+	private random: { rate: number; faults: Fault[]; next: () => number } | null = null;
+
+	inject(route: RouteId | '*', fault: Fault, times: number): void {
+		this.rules.push({ route, fault, times, hits: 0 });
+	}
+
+	clear(): void {
+		this.rules = [];
+		this.random = null;
+	}
+
+	injectRandom(rate: number, faults: Fault[], seed: number): void {
+		this.random = { rate, faults, next: mulberry32(seed) };
+	}
+
+	/**
+	 * The fault for this request, if any. Scripted rules come first; `'*'` and random faults spare
+	 * the token endpoint, so a fault plan aims at the API calls and sign-in still works.
+	 */
+	take(route: RouteId | null): Fault | null {
+		const rule = this.rules.find(
+			(f) => (f.route === '*' ? route !== 'Token' : f.route === route) && f.hits < f.times,
+		);
+		if (rule) {
+			rule.hits++;
+			return rule.fault;
+		}
+		const random = this.random;
+		if (random && route !== null && route !== 'Token' && random.next() < random.rate) {
+			return random.faults[Math.floor(random.next() * random.faults.length)];
+		}
+		return null;
+	}
+}
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same fault sequence. */
+export function mulberry32(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}

@@ -1,0 +1,86 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets --
+ * Test infrastructure, never shipped: the fixture tenant's secrets are made up. */
+/** The fixture tenant the tests, demo and benchmarks sign in to, and sample report data. */
+
+export interface SimUser {
+	username: string;
+	password: string;
+	tenants: string[];
+	/** Reporting needs TenantAdministrator or ProcessingSupervisor. */
+	roles: string[];
+}
+
+export interface SimClient {
+	clientId: string;
+	clientSecret: string;
+}
+
+/** The default tenant the tests, demo and examples use. None of these are real secrets. */
+export const FIXTURE = {
+	clientId: 'sim-client',
+	clientSecret: 'sim-client-secret-4f1c',
+	username: 'admin@example.com',
+	password: 'sim-password-9b7e',
+	tenantId: '6b0b1c9e-1f1d-4a7e-9c38-1f2a3b4c5d6e',
+	/** A user whose e-mail belongs to two tenants: needs the tenant-specific endpoint. */
+	multiTenantUsername: 'shared@example.com',
+	secondTenantId: 'c0a80101-0000-4000-8000-000000000002',
+	/** A user without reporting roles. */
+	operatorUsername: 'operator@example.com',
+	scope: 'openid permissions global.wildcard',
+	processSkillId: 'process-skill',
+	documentSkillId: 'invoice-skill',
+	catalogId: 'Vendors',
+} as const;
+
+/** The ABBYY Vantage API credential's fields for the fixture tenant on a simulator at `baseUrl`. */
+export function fixtureCredentialData(baseUrl: string): Record<string, string> {
+	return {
+		region: 'custom',
+		baseUrl,
+		tenantId: '',
+		clientId: FIXTURE.clientId,
+		clientSecret: FIXTURE.clientSecret,
+		username: FIXTURE.username,
+		password: FIXTURE.password,
+		scope: FIXTURE.scope,
+		accessToken: '',
+	};
+}
+
+export function defaultUsers(): SimUser[] {
+	return [
+		{
+			username: FIXTURE.username,
+			password: FIXTURE.password,
+			tenants: [FIXTURE.tenantId],
+			roles: ['TenantAdministrator'],
+		},
+		{
+			username: FIXTURE.multiTenantUsername,
+			password: FIXTURE.password,
+			tenants: [FIXTURE.tenantId, FIXTURE.secondTenantId],
+			roles: ['ProcessingSupervisor'],
+		},
+		{
+			username: FIXTURE.operatorUsername,
+			password: FIXTURE.password,
+			tenants: [FIXTURE.tenantId],
+			roles: ['Operator'],
+		},
+	];
+}
+
+const CSV_HEADER =
+	'SkillId,SkillVersion,SkillName,TransactionId,StepName,StepType,ManualReviewOperatorName,ManualReviewOperatorEmail,StartedUtc,CompletedUtc,Status,Duration,DocumentsCount,PagesCount,document_SourceFileName,document_SourceType,transaction_App';
+
+/** A transaction-steps report CSV with `rows` rows, CRLF line ends. */
+export function sampleCsv(rows: number, seed = 'a'): string {
+	const lines = [CSV_HEADER];
+	for (let i = 0; i < rows; i++) {
+		lines.push(
+			`${FIXTURE.processSkillId},3,Invoices,${seed}-${i},Extract,Automatic,,,11/17/2025 10:00:0${i % 10},11/17/2025 10:00:1${i % 10},FinishedSuccessfully,${i + 1},1,${i + 2},invoice-${i}.pdf,Api,n8n`,
+		);
+	}
+	return lines.join('\r\n') + '\r\n';
+}

@@ -1,0 +1,325 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports --
+ * Test infrastructure, never shipped: a real HTTP server needs node:http, timers and sockets. */
+/**
+ * The simulator's core: options, the loopback HTTP server, the request log, faults, the token
+ * table and route matching. Areas under `./routes/` register their routes here; the core parses
+ * each request, logs it, applies faults, checks the Bearer token and sends the handler's reply.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+import { FaultTable, type Fault } from './faults';
+import { defaultUsers, FIXTURE, type SimClient, type SimUser } from './fixture';
+import {
+	HttpProblem,
+	notFound,
+	problem,
+	type Reply,
+	type RequestContext,
+	type Route,
+} from './http';
+import { logBody, RequestLog, type LoggedRequest } from './log';
+import { TokenTable, type Token } from './tokens';
+
+export interface SimulatorOptions {
+	host?: string;
+	port?: number;
+	users?: SimUser[];
+	clients?: SimClient[];
+	/** `expires_in` of issued tokens, seconds. */
+	tokenLifetimeSeconds?: number;
+	/** Added to every API request (not the token endpoint), for latency-sensitive benchmarks. */
+	latencyMs?: number;
+	/** Keep request bodies in the log (turn off for very large benchmark runs). */
+	logBodies?: boolean;
+	/** Content type of JSON responses; the vendor declares text/plain too, clients must not care. */
+	jsonContentType?: string;
+	/** Content type of export result files; not documented by the vendor. */
+	resultContentType?: string;
+}
+
+export type ResolvedOptions = Required<Omit<SimulatorOptions, 'port' | 'host'>> & {
+	host: string;
+	port: number;
+};
+
+/** Answers `/__simulator/*` requests (see `./control.ts`); they are not logged. */
+export type ControlHandler = (
+	req: IncomingMessage,
+	res: ServerResponse,
+	path: string,
+	rawBody: Buffer,
+) => void;
+
+/** Kestrel's default maximum request body size. */
+const MAX_BODY_BYTES = 30_000_000;
+
+export class SimulatorCore {
+	readonly options: ResolvedOptions;
+	readonly log = new RequestLog();
+	readonly faults = new FaultTable();
+	readonly tokens = new TokenTable();
+	private readonly routes: Route[] = [];
+	private server: Server | null = null;
+	private readonly sockets = new Set<Socket>();
+
+	constructor(
+		options: SimulatorOptions,
+		private readonly control: ControlHandler,
+	) {
+		this.options = {
+			host: options.host ?? '127.0.0.1',
+			port: options.port ?? 0,
+			users: options.users ?? defaultUsers(),
+			clients: options.clients ?? [
+				{ clientId: FIXTURE.clientId, clientSecret: FIXTURE.clientSecret },
+			],
+			tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 2592000,
+			latencyMs: options.latencyMs ?? 0,
+			logBodies: options.logBodies ?? true,
+			jsonContentType: options.jsonContentType ?? 'application/json; charset=utf-8',
+			resultContentType: options.resultContentType ?? 'text/csv',
+		};
+	}
+
+	/** Add an area's routes; the first route whose method and path match handles a request. */
+	register(routes: Route[]): void {
+		this.routes.push(...routes);
+	}
+
+	// ------------------------------------------------------------ lifecycle
+
+	get url(): string {
+		if (!this.server) throw new Error('simulator not started');
+		const { port } = this.server.address() as AddressInfo;
+		return `http://${this.options.host}:${port}`;
+	}
+
+	async start(): Promise<string> {
+		const server = createServer((req, res) => {
+			void this.handle(req, res);
+		});
+		server.keepAliveTimeout = 60_000;
+		server.on('connection', (socket) => {
+			this.sockets.add(socket);
+			socket.on('close', () => this.sockets.delete(socket));
+		});
+		await new Promise<void>((resolve, reject) => {
+			server.once('error', reject);
+			server.listen(this.options.port, this.options.host, () => resolve());
+		});
+		this.server = server;
+		return this.url;
+	}
+
+	async stop(): Promise<void> {
+		const server = this.server;
+		if (!server) return;
+		this.server = null;
+		for (const socket of this.sockets) socket.destroy();
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	}
+
+	// ------------------------------------------------------------ request handling
+
+	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const rawUrl = req.url ?? '/';
+		const q = rawUrl.indexOf('?');
+		const rawPath = q === -1 ? rawUrl : rawUrl.slice(0, q);
+		const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
+
+		let rawBody: Buffer;
+		try {
+			rawBody = await readBody(req);
+		} catch {
+			return this.send(res, { status: 413, empty: true });
+		}
+
+		if (rawPath.startsWith('/__simulator/')) return this.control(req, res, rawPath, rawBody);
+
+		const entry = this.log.begin(req, rawPath, query);
+		try {
+			await this.handleApi(req, res, entry, rawPath, rawBody, query);
+		} finally {
+			entry.finishedAt = Date.now();
+		}
+	}
+
+	private async handleApi(
+		req: IncomingMessage,
+		res: ServerResponse,
+		entry: LoggedRequest,
+		rawPath: string,
+		rawBody: Buffer,
+		query: URLSearchParams,
+	): Promise<void> {
+		let route: Route | null = null;
+		try {
+			const match = this.match(entry.method, rawPath);
+			route = match?.route ?? null;
+			if (match) {
+				entry.route = match.route.id;
+				entry.params = match.params;
+			}
+			entry.body = this.options.logBodies
+				? logBody(req, rawBody, route?.id === 'Token')
+				: '(not logged)';
+			const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+			const token = bearer ? this.tokens.find(bearer) : undefined;
+			entry.tokenSerial = token?.serial ?? null;
+
+			const fault = this.faults.take(route?.id ?? null);
+			if (fault) entry.fault = fault.kind;
+			if (fault?.kind === 'delay') await sleep(fault.ms);
+			if (this.options.latencyMs > 0 && route?.id !== 'Token') await sleep(this.options.latencyMs);
+			if (fault?.kind === 'reset' && !fault.after) {
+				entry.status = 0;
+				req.socket.destroy();
+				return;
+			}
+			if (fault?.kind === 'status') throw faultProblem(fault);
+
+			if (!match) throw notFound(`No route for ${entry.method} ${rawPath}`);
+			const ctx: RequestContext = {
+				req,
+				params: match.params,
+				query,
+				rawBody,
+				token: null,
+				user: null,
+				route: match.route,
+			};
+			if (!match.route.anonymous) this.authorize(ctx, token);
+			const reply = await match.route.handler(ctx);
+
+			if (fault?.kind === 'reset') {
+				entry.status = 0;
+				req.socket.destroy();
+				return;
+			}
+			if (fault?.kind === 'malformedJson') {
+				entry.status = 200;
+				res.writeHead(200, { 'content-type': this.options.jsonContentType });
+				res.end('{"requestId": "7c1e');
+				return;
+			}
+			entry.status = reply.status;
+			this.send(res, reply);
+		} catch (error) {
+			if (error instanceof HttpProblem) {
+				entry.status = error.status;
+				const body =
+					error.body && route?.reporting
+						? { ...error.body, status: String(error.status) }
+						: error.body;
+				this.send(
+					res,
+					body ? { status: error.status, json: body } : { status: error.status, empty: true },
+					error.headers,
+				);
+				return;
+			}
+			entry.status = 500;
+			this.send(res, {
+				status: 500,
+				json: { title: 'Internal Server Error', status: 500, detail: String(error) },
+			});
+		}
+	}
+
+	private send(res: ServerResponse, reply: Reply, headers: Record<string, string> = {}): void {
+		if ('json' in reply) {
+			const text = JSON.stringify(reply.json);
+			res.writeHead(reply.status, {
+				...headers,
+				'content-type': this.options.jsonContentType,
+				'content-length': Buffer.byteLength(text),
+			});
+			res.end(text);
+		} else if ('bytes' in reply) {
+			res.writeHead(reply.status, {
+				...headers,
+				'content-type': reply.contentType,
+				'content-length': reply.bytes.length,
+			});
+			res.end(reply.bytes);
+		} else {
+			res.writeHead(reply.status, { ...headers, 'content-length': 0 });
+			res.end();
+		}
+	}
+
+	private match(
+		method: string,
+		rawPath: string,
+	): { route: Route; params: Record<string, string> } | null {
+		const segments = rawPath.split('/').slice(1);
+		for (const route of this.routes) {
+			if (route.method !== method || route.segments.length !== segments.length) continue;
+			const params: Record<string, string> = {};
+			let ok = true;
+			for (let i = 0; i < segments.length && ok; i++) {
+				const pattern = route.segments[i];
+				if (pattern.startsWith(':')) {
+					let value: string;
+					try {
+						value = decodeURIComponent(segments[i]);
+					} catch {
+						throw problem(
+							400,
+							'Bad Request',
+							`Malformed percent-encoding in path segment "${segments[i]}".`,
+						);
+					}
+					if (value === '') ok = false;
+					else params[pattern.slice(1)] = value;
+				} else if (pattern !== segments[i]) {
+					ok = false;
+				}
+			}
+			if (ok) return { route, params };
+		}
+		return null;
+	}
+
+	private authorize(ctx: RequestContext, token: Token | undefined): void {
+		if (!token || token.revoked || token.expiresAt <= Date.now()) {
+			throw new HttpProblem(401, null, {
+				'www-authenticate': token
+					? 'Bearer error="invalid_token", error_description="The token expired"'
+					: 'Bearer',
+			});
+		}
+		ctx.token = token;
+		ctx.user = this.options.users.find((u) => u.username === token.username) ?? null;
+	}
+}
+
+/** The answer to a `status` fault: its body, or a small ProblemDetails; 401 comes bare. */
+function faultProblem(fault: Extract<Fault, { kind: 'status' }>): HttpProblem {
+	const headers: Record<string, string> = {};
+	if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
+	if (fault.status === 401) headers['www-authenticate'] = 'Bearer';
+	const body =
+		fault.body !== undefined
+			? (fault.body as Record<string, unknown> | null)
+			: fault.status === 401
+				? null
+				: { title: 'Simulated fault', status: fault.status, detail: `Simulated ${fault.status}` };
+	return new HttpProblem(fault.status, body, headers);
+}
+
+async function sleep(ms: number): Promise<void> {
+	await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of req) {
+		size += (chunk as Buffer).length;
+		if (size > MAX_BODY_BYTES) throw new Error('body too large');
+		chunks.push(chunk as Buffer);
+	}
+	return Buffer.concat(chunks);
+}
