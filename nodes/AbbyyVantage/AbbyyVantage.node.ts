@@ -10,8 +10,10 @@ import * as catalog from './actions/catalog/Catalog.resource';
 import { requestOptionsProperty } from './actions/common';
 import * as report from './actions/report/Report.resource';
 import { resourceOptions, router } from './actions/router';
+import * as skill from './actions/skill/Skill.resource';
+import * as transaction from './actions/transaction/Transaction.resource';
 import * as transactionDocument from './actions/transactionDocument/TransactionDocument.resource';
-import { searchCatalogs } from './methods/listSearch';
+import { searchCatalogs, searchSkills } from './methods/listSearch';
 
 export class AbbyyVantage implements INodeType {
 	description: INodeTypeDescription = {
@@ -25,7 +27,7 @@ export class AbbyyVantage implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Export transaction-step reports, add transaction documents and clean up catalogs in ABBYY Vantage',
+			'Process documents with ABBYY Vantage skills, manage transactions and catalogs, and export reports',
 		defaults: { name: 'ABBYY Vantage' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -38,16 +40,18 @@ export class AbbyyVantage implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: resourceOptions,
-				default: 'report',
+				default: 'transaction',
 			},
 			...catalog.description,
 			...report.description,
+			...skill.description,
+			...transaction.description,
 			...transactionDocument.description,
 			requestOptionsProperty,
 		],
 	};
 
-	methods = { listSearch: { searchCatalogs } };
+	methods = { listSearch: { searchCatalogs, searchSkills } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

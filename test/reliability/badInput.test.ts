@@ -1,8 +1,9 @@
 /** Bad input is refused before any request, with a message naming the parameter and the item. */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { runNode, simulatorCredentials } from '../harness/n8n';
 import { useSimulator } from '../helpers/fixture';
+import { binaryFile, fileItem } from '../helpers/binary';
 import { deleteRecordsParams, nodeParams, rl } from '../helpers/params';
 import { CATALOG, cell, record } from './shared';
 
@@ -11,7 +12,7 @@ const f = useSimulator((sim) => sim.addCatalog(CATALOG));
 interface BadCase {
 	name: string;
 	parameters: INodeParameters;
-	items?: IDataObject[];
+	items?: Array<IDataObject | INodeExecutionData>;
 	credentials?: IDataObject;
 	message: RegExp;
 }
@@ -240,6 +241,53 @@ const badCases: BadCase[] = [
 		credentials: { baseUrl: 'https://vantage.example.com/#top' },
 		parameters: nodeParams('report', 'getExportStatus', { requestId: 'r' }),
 		message: /^Credential: Base URL must not contain a fragment/,
+	},
+	{
+		name: 'Process Document: binary field missing',
+		items: [fileItem({ scan: binaryFile('a.pdf', 'x') })],
+		parameters: nodeParams('transaction', 'processDocument', { skillId: rl('invoice-skill') }),
+		message: /^The input item has no binary field "data" \[item 0\]$/,
+	},
+	{
+		name: 'Process Document: empty file',
+		items: [fileItem(binaryFile('empty.pdf', ''))],
+		parameters: nodeParams('transaction', 'processDocument', { skillId: rl('invoice-skill') }),
+		message: /is empty \[item 0\]$/,
+	},
+	{
+		name: 'Process Document: 1001 files in one transaction',
+		items: Array.from({ length: 1001 }, (_, i) => fileItem(binaryFile(`f${i}.pdf`, 'x'))),
+		parameters: nodeParams('transaction', 'processDocument', {
+			skillId: rl('process-skill'),
+			transactionMode: 'combined',
+		}),
+		message: /^1001 files are more than one transaction takes \(1000\) \[item 0\]$/,
+	},
+	{
+		name: 'Process Document: skill parameter without a value',
+		items: [fileItem(binaryFile('a.pdf', 'x'))],
+		parameters: nodeParams('transaction', 'processDocument', {
+			skillId: rl('invoice-skill'),
+			options: { skillParameters: { parameter: [{ key: 'Country', value: '' }] } },
+		}),
+		message: /^Skill Parameters: the value of "Country" is empty \[item 0\]$/,
+	},
+	{
+		name: 'Transaction Get: ID ".."',
+		parameters: nodeParams('transaction', 'get', { transactionId: '..' }),
+		message: /^Transaction ID must not be "\." or "\.\." \[item 0\]$/,
+	},
+	{
+		name: 'Transaction Get Many: End Date before Start Date',
+		parameters: nodeParams('transaction', 'getMany', {
+			filters: { startDate: '2026-02-01T00:00:00Z', endDate: '2026-01-01T00:00:00Z' },
+		}),
+		message: /^End Date .* must be after Start Date/,
+	},
+	{
+		name: 'Skill Get: Skill "."',
+		parameters: nodeParams('skill', 'get', { skillId: rl('.') }),
+		message: /^Skill must not be "\." or "\.\." \[item 0\]$/,
 	},
 ];
 

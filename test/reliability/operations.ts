@@ -1,10 +1,14 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import { runNode } from '../harness/n8n';
+import { binaryFile, fileItem, invoiceText } from '../helpers/binary';
 import type { SimulatorFixture } from '../helpers/fixture';
 import { api, token } from '../helpers/http';
 import { deleteRecordsParams, nodeParams, rl } from '../helpers/params';
-import { FIXTURE, type RouteId } from '../simulator/simulator';
+import { FIXTURE, type RouteId, type VantageSimulator } from '../simulator/simulator';
 import { CATALOG } from './shared';
+
+type Counts = ReturnType<VantageSimulator['createdCounts']>;
 
 /** One operation of the fault matrix: which route the faults hit and what it sends normally. */
 export interface Operation {
@@ -17,8 +21,18 @@ export interface Operation {
 	requests: number;
 	/** Later requests stop after a 401/403/404 (delete batches do). */
 	stopsOnFatal?: boolean;
-	prepare: () => Promise<{ parameters: INodeParameters; items?: IDataObject[] }>;
+	/** The answer's body is not parsed as JSON (files, empty answers): a malformed body is harmless. */
+	ignoresBody?: boolean;
+	/** What one successful run creates, from the simulator's counters: more than 1 is a duplicate. */
+	created?: (counts: Counts) => number;
+	prepare: () => Promise<{
+		parameters: INodeParameters;
+		items?: Array<IDataObject | INodeExecutionData>;
+	}>;
 }
+
+const invoiceItem = (number: string) =>
+	fileItem(binaryFile(`${number}.pdf`, invoiceText({ number })));
 
 const DELETE_IDS = Array.from({ length: 15 }, (_, i) => `rec-${i}`);
 
@@ -41,6 +55,7 @@ export function matrixOperations(f: SimulatorFixture): Operation[] {
 			route: 'CreateTransactionStepsExportRequest',
 			creates: true,
 			requests: 1,
+			created: (c) => c.exports,
 			prepare: async () => ({
 				parameters: nodeParams('report', 'createExport', { startDate: '2025-11-01T00:00:00Z' }),
 			}),
@@ -73,6 +88,7 @@ export function matrixOperations(f: SimulatorFixture): Operation[] {
 			route: 'GetExportResult',
 			creates: false,
 			requests: 1,
+			ignoresBody: true,
 			prepare: async () => ({
 				parameters: nodeParams('report', 'downloadExportFiles', {
 					requestId: await exportOwnedByUser(),
@@ -84,6 +100,7 @@ export function matrixOperations(f: SimulatorFixture): Operation[] {
 			route: 'CreateTransactionDocument',
 			creates: true,
 			requests: 1,
+			created: (c) => c.documents,
 			prepare: async () => ({
 				parameters: nodeParams('transactionDocument', 'add', {
 					transactionId: f.sim.createTransaction(FIXTURE.processSkillId),
@@ -96,6 +113,7 @@ export function matrixOperations(f: SimulatorFixture): Operation[] {
 			creates: false,
 			requests: 3,
 			stopsOnFatal: true,
+			ignoresBody: true,
 			prepare: async () => {
 				f.sim.seedRecords(CATALOG, DELETE_IDS);
 				return {
@@ -112,11 +130,164 @@ export function matrixOperations(f: SimulatorFixture): Operation[] {
 			route: 'StartCatalogReindex',
 			creates: true,
 			requests: 1,
+			created: (c) => c.reindexes,
 			prepare: async () => ({
 				parameters: nodeParams('catalog', 'reindex', {
 					catalogId: rl(CATALOG),
 					waitForCompletion: false,
 				}),
+			}),
+		},
+		{
+			name: 'Process Document (launch)',
+			route: 'LaunchTransaction',
+			creates: true,
+			requests: 1,
+			created: (c) => c.transactions,
+			prepare: async () => ({
+				items: [invoiceItem('REL-1')],
+				parameters: nodeParams('transaction', 'processDocument', {
+					skillId: rl(FIXTURE.documentSkillId),
+					options: { pollInterval: 1 },
+				}),
+			}),
+		},
+		{
+			name: 'Transaction Create',
+			route: 'CreateTransaction',
+			creates: true,
+			requests: 1,
+			created: (c) => c.transactions,
+			prepare: async () => ({
+				parameters: nodeParams('transaction', 'create', { skillId: rl(FIXTURE.documentSkillId) }),
+			}),
+		},
+		{
+			name: 'Transaction Add Files',
+			route: 'AddFilesToTransaction',
+			creates: true,
+			requests: 1,
+			ignoresBody: true,
+			created: (c) => c.uploads,
+			prepare: async () => ({
+				items: [invoiceItem('REL-2')],
+				parameters: nodeParams('transaction', 'addFiles', {
+					transactionId: f.sim.createTransaction(FIXTURE.processSkillId),
+				}),
+			}),
+		},
+		{
+			name: 'Transaction Start',
+			route: 'StartTransaction',
+			creates: true,
+			requests: 1,
+			ignoresBody: true,
+			prepare: async () => {
+				const transactionId = f.sim.createTransaction(FIXTURE.documentSkillId);
+				await runNode({
+					credentials: f.store,
+					items: [invoiceItem('REL-3')],
+					parameters: nodeParams('transaction', 'addFiles', { transactionId }),
+				});
+				return { parameters: nodeParams('transaction', 'start', { transactionId }) };
+			},
+		},
+		{
+			name: 'Transaction Generate Mobile Input Link',
+			route: 'GenerateMobileInputLink',
+			creates: true,
+			requests: 1,
+			prepare: async () => ({
+				parameters: nodeParams('transaction', 'generateMobileInputLink', {
+					transactionId: f.sim.createTransaction(FIXTURE.documentSkillId),
+				}),
+			}),
+		},
+		{
+			name: 'Transaction Get',
+			route: 'GetTransactionInfo',
+			creates: false,
+			requests: 1,
+			prepare: async () => ({
+				parameters: nodeParams('transaction', 'get', {
+					transactionId: f.sim.createTransaction(FIXTURE.documentSkillId),
+				}),
+			}),
+		},
+		{
+			name: 'Transaction Get Results',
+			route: 'GetTransactionInfo',
+			creates: false,
+			requests: 1,
+			prepare: async () => ({
+				parameters: nodeParams('transaction', 'getResults', {
+					transactionId: f.sim.seedCompletedTransactions(1, {
+						skillId: FIXTURE.documentSkillId,
+					})[0],
+				}),
+			}),
+		},
+		{
+			name: 'Transaction Download File',
+			route: 'DownloadFile',
+			creates: false,
+			requests: 1,
+			ignoresBody: true,
+			prepare: async () => {
+				const [transactionId] = f.sim.seedCompletedTransactions(1, {
+					skillId: FIXTURE.documentSkillId,
+				});
+				const info = await runNode({
+					credentials: f.store,
+					parameters: nodeParams('transaction', 'get', { transactionId }),
+				});
+				const documents = info.items[0].json.documents as Array<{
+					resultFiles: Array<{ fileId: string }>;
+				}>;
+				return {
+					parameters: nodeParams('transaction', 'downloadFile', {
+						transactionId,
+						fileId: documents[0].resultFiles[0].fileId,
+					}),
+				};
+			},
+		},
+		{
+			name: 'Transaction Get Many',
+			route: 'GetCompletedTransactions',
+			creates: false,
+			requests: 1,
+			prepare: async () => {
+				f.sim.seedCompletedTransactions(3, { skillId: FIXTURE.documentSkillId });
+				return { parameters: nodeParams('transaction', 'getMany', { returnAll: true }) };
+			},
+		},
+		{
+			name: 'Transaction Delete',
+			route: 'DeleteTransaction',
+			creates: false,
+			requests: 1,
+			ignoresBody: true,
+			prepare: async () => ({
+				parameters: nodeParams('transaction', 'delete', {
+					transactionId: f.sim.createTransaction(FIXTURE.documentSkillId),
+				}),
+			}),
+		},
+		{
+			name: 'Skill Get Many',
+			route: 'GetAvailableSkills',
+			creates: false,
+			requests: 1,
+			prepare: async () => ({ parameters: nodeParams('skill', 'getMany', { returnAll: true }) }),
+		},
+		{
+			name: 'Skill Get',
+			route: 'GetSkillInfo',
+			creates: false,
+			requests: 1,
+			prepare: async () => ({
+				parameters: nodeParams('skill', 'get', { skillId: rl(FIXTURE.documentSkillId) }),
 			}),
 		},
 	];

@@ -3,6 +3,7 @@
 /**
  * Start the ABBYY Vantage simulator alone:
  *   npm run simulator -- --port 4567 [--latency 20] [--token-lifetime 3600] [--quiet-log]
+ *     [--files-response empty|list] [--delete-grace 100]
  * Prints one line `listening <url>` once ready; stop it with Ctrl-C (SIGINT) or SIGTERM.
  */
 import { FIXTURE, VantageSimulator } from './simulator';
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
 		latencyMs: Number(arg('latency') ?? 0),
 		tokenLifetimeSeconds: Number(arg('token-lifetime') ?? 2592000),
 		logBodies: !process.argv.includes('--quiet-log'),
+		filesResponse: arg('files-response') === 'list' ? 'list' : 'empty',
+		deleteGraceMs: Number(arg('delete-grace') ?? 100),
 	});
 	const url = await simulator.start();
 	console.log(`listening ${url}`);

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod/v4';
 
-import { inlineRequestBodies, openApiComponents } from './schemas';
+import { inlineRequestBodies, multipartModels, openApiComponents } from './schemas';
+import { VantageSimulator } from './simulator';
 
 type Json = Record<string, unknown>;
 
@@ -76,8 +77,16 @@ function fromOpenApi(doc: Json, schema: Json, depth = 0): Shape {
 	return shape;
 }
 
-/** Normalise zod's JSON Schema output the same way. */
-function fromZod(schema: Json): Shape {
+/**
+ * Normalise zod's JSON Schema output the same way; `$ref`s (recursive schemas such as FieldDto)
+ * resolve against `root` and stop at the depth the OpenAPI side stops at.
+ */
+function fromZod(schema: Json, root: Json = schema, depth = 0): Shape {
+	if (depth > 8) return { nullable: false };
+	while (typeof schema.$ref === 'string') {
+		const ref = schema.$ref;
+		schema = ref === '#' ? root : ((root.$defs as Json)[ref.replace('#/$defs/', '')] as Json);
+	}
 	let nullable = false;
 	if (Array.isArray(schema.anyOf)) {
 		const flatten = (s: Json): Json[] =>
@@ -105,17 +114,19 @@ function fromZod(schema: Json): Shape {
 	}
 	if (schema.type === 'object') {
 		const props = (schema.properties ?? {}) as Record<string, Json>;
-		shape.properties = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, fromZod(v)]));
+		shape.properties = Object.fromEntries(
+			Object.entries(props).map(([k, v]) => [k, fromZod(v, root, depth + 1)]),
+		);
 		shape.required = [...((schema.required as string[]) ?? [])].sort();
 		const additional = schema.additionalProperties;
 		shape.additional =
 			additional === false
 				? 'closed'
 				: additional && typeof additional === 'object' && Object.keys(additional).length
-					? fromZod(additional as Json)
+					? fromZod(additional as Json, root, depth + 1)
 					: 'open';
 	}
-	if (schema.type === 'array') shape.items = fromZod(schema.items as Json);
+	if (schema.type === 'array') shape.items = fromZod(schema.items as Json, root, depth + 1);
 	return shape;
 }
 
@@ -142,6 +153,27 @@ describe('simulator schemas agree with the vendor OpenAPI documents', () => {
 			expect(zodShape(schema)).toEqual(fromOpenApi(documents.processing, body.schema as Json));
 		},
 	);
+
+	test.each(Object.entries(multipartModels))(
+		'processing: multipart Model part of POST %s',
+		(path, schema) => {
+			const op = ((documents.processing.paths as Json)[path] as Json).post as Json;
+			const form = ((op.requestBody as Json).content as Json)['multipart/form-data'] as Json;
+			const model = ((form.schema as Json).properties as Json).Model as Json;
+			expect(zodShape(schema)).toEqual(fromOpenApi(documents.processing, model));
+		},
+	);
+
+	test('every skill and transaction operation is a route of the simulator', () => {
+		const operationIds = Object.entries(documents.processing.paths as Record<string, Json>)
+			.filter(([path]) => /\/(skills|transactions)\b/.test(path))
+			.flatMap(([, ops]) => Object.values(ops) as Json[])
+			.map((op) => String(op.operationId));
+		const sim = new VantageSimulator();
+		const routeIds = new Set<string>(sim.routeIds());
+		expect(operationIds).toHaveLength(20);
+		expect(operationIds.filter((id) => !routeIds.has(id))).toEqual([]);
+	});
 
 	test('a drifted schema is caught (the comparison is not vacuous)', () => {
 		const name =

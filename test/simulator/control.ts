@@ -8,9 +8,12 @@ import type { ServerResponse } from 'node:http';
 
 import type { Fault } from './faults';
 import type { RouteId } from './http';
+import type { Outcome } from './processing/lifecycle';
+import type { KeyValue, TransactionScript } from './processing/state';
 import type { ReindexScript } from './routes/catalogs';
 import type { ExportScript } from './routes/reporting';
 import type { ControlHandler } from './server';
+import type { SkillDefinition } from './skills';
 import type { VantageSimulator } from './simulator';
 
 /** `state` gives what `GET /__simulator/state` reports. */
@@ -77,6 +80,37 @@ function command(
 			return ok();
 		case 'POST /__simulator/transactions':
 			return ok({ transactionId: sim.createTransaction(String(body.skillId)) });
+		case 'POST /__simulator/transaction-script':
+			sim.scriptNextTransaction(body as TransactionScript);
+			return ok();
+		case 'POST /__simulator/default-transaction-script':
+			sim.setDefaultTransactionScript(body as TransactionScript);
+			return ok();
+		case 'POST /__simulator/completed-transactions': {
+			// Many finished transactions at once (trigger tests, benchmarks); completedAt: ISO text.
+			const transactionIds = sim.seedCompletedTransactions(Number(body.count ?? 1), {
+				skillId: body.skillId as string | undefined,
+				status: body.status as Outcome | undefined,
+				completedAt: body.completedAt ? new Date(String(body.completedAt)) : undefined,
+				registrationParameters: body.registrationParameters as KeyValue[] | undefined,
+			});
+			return ok({ transactionIds });
+		}
+		case 'POST /__simulator/complete-transaction':
+			sim.completeTransaction(String(body.transactionId), body.outcome as Outcome | undefined);
+			return ok();
+		case 'POST /__simulator/skills':
+			sim.defineSkill(body as unknown as SkillDefinition);
+			return ok();
+		case 'POST /__simulator/unpublish-skill':
+			sim.unpublishSkill(String(body.id));
+			return ok();
+		case 'POST /__simulator/deny-skill-listing':
+			sim.denySkillListing(body.deny !== false);
+			return ok();
+		case 'POST /__simulator/files-response':
+			sim.setFilesResponse(body.mode === 'list' ? 'list' : 'empty');
+			return ok();
 		case 'POST /__simulator/exports': {
 			// Many finished exports at once, owned by the fixture user (benchmarks).
 			const ids: string[] = [];

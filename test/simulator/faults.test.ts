@@ -140,7 +140,17 @@ describe('seeded random faults and counters', () => {
 		const tx = s.sim.createTransaction(FIXTURE.processSkillId);
 		await api(s.sim, s.bearer, 'POST', `${TRANSACTIONS}/${tx}/documents`, {});
 		await api(s.sim, s.bearer, 'POST', `${CATALOGS}/Vendors/reindex`);
-		expect(s.sim.createdCounts()).toEqual({ exports: 1, documents: 1, reindexes: 1, tokens: 1 });
+		expect(s.sim.createdCounts()).toEqual({
+			exports: 1,
+			documents: 1,
+			reindexes: 1,
+			tokens: 1,
+			// Transactions created by the simulator itself (createTransaction) are not counted.
+			transactions: 0,
+			launches: 0,
+			filesUploaded: 0,
+			uploads: 0,
+		});
 		expect(s.sim.stats()).toEqual({
 			'CreateTransactionStepsExportRequest 200': 1,
 			'CreateTransactionDocument 201': 1,

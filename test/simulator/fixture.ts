@@ -28,8 +28,16 @@ export const FIXTURE = {
 	/** A user without reporting roles. */
 	operatorUsername: 'operator@example.com',
 	scope: 'openid permissions global.wildcard',
+	/** Process skill 'Invoice Processing': classify-skill + invoice-skill, two documents per file. */
 	processSkillId: 'process-skill',
+	/** Document skill 'Invoice' (see ./skills.ts for its fields). */
 	documentSkillId: 'invoice-skill',
+	/** Classification skill 'Document Classifier': classes Invoice, Receipt, Other. */
+	classificationSkillId: 'classify-skill',
+	/** Document skill 'Receipt'; skill ids are not always UUIDs, nor lower case. */
+	receiptSkillId: 'Receipt',
+	/** OCR skill 'OCR': OcrJson and Text result files, no fields. */
+	ocrSkillId: 'ocr-skill',
 	catalogId: 'Vendors',
 } as const;
 

@@ -20,11 +20,31 @@ export type RouteId =
 	| 'ListExportRequests'
 	| 'GetExportStatus'
 	| 'GetExportResult'
-	// routes/transactions.ts (test/fixtures/openapi/vantage-processing-v1.json)
+	// routes/skills.ts (test/fixtures/openapi/vantage-processing-v1.json, as the rest below)
 	| 'GetAvailableSkills'
+	| 'GetSkillInfo'
+	// routes/transactions.ts
 	| 'CreateTransaction'
+	| 'LaunchTransaction'
+	| 'AddFilesToTransaction'
+	| 'StartTransaction'
 	| 'GetTransactionInfo'
+	| 'DeleteTransaction'
+	| 'GetTransactionRegistrationParameters'
+	| 'GetTransactionSkillParameters'
+	| 'GenerateMobileInputLink'
+	// routes/documents.ts
 	| 'CreateTransactionDocument'
+	| 'GetTransactionDocuments'
+	| 'GetTransactionDocument'
+	| 'DeleteTransactionDocument'
+	| 'AddFilesToTransactionDocument'
+	| 'DownloadTransactionDocumentSourceFile'
+	// routes/downloads.ts
+	| 'DownloadFile'
+	// routes/transactionLists.ts
+	| 'GetActiveTransactions'
+	| 'GetCompletedTransactions'
 	// routes/catalogs.ts (test/fixtures/openapi/vantage-processing-v1.json)
 	| 'GetCatalogs'
 	| 'GetCatalog'
@@ -37,17 +57,20 @@ export type RouteId =
 export type Reply =
 	| { status: number; json: unknown }
 	| { status: number; empty: true }
-	| { status: number; bytes: Buffer; contentType: string };
+	| { status: number; bytes: Buffer; contentType: string; headers?: Record<string, string> };
 
 export interface RequestContext {
 	req: IncomingMessage;
 	/** Decoded path parameters. */
 	params: Record<string, string>;
 	query: URLSearchParams;
+	/** Empty for `stream` routes: they read `req` themselves. */
 	rawBody: Buffer;
 	token: Token | null;
 	user: SimUser | null;
 	route: Route;
+	/** Replace the logged body (multipart routes log a summary, never the bytes). */
+	logBody(body: unknown): void;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
@@ -61,6 +84,11 @@ export interface Route {
 	anonymous?: boolean;
 	/** Reporting routes answer ProblemDetails with a string `status`, as the Reporting spec types it. */
 	reporting?: boolean;
+	/**
+	 * The handler reads the request body from `ctx.req` itself (uploads of up to 2 GB): the core's
+	 * buffered body reader and its 30 MB limit do not apply.
+	 */
+	stream?: boolean;
 }
 
 /** A route on `path`, whose `:name` segments become decoded `ctx.params`. */
@@ -116,8 +144,37 @@ export function problem(
 	});
 }
 
+/** A status without a body (Kestrel's 413, 401 …). */
+export function bare(status: number, headers: Record<string, string> = {}): HttpProblem {
+	return new HttpProblem(status, null, headers);
+}
+
 export function notFound(detail: string): HttpProblem {
 	return problem(404, 'Not Found', detail);
+}
+
+/** A ProblemDetails error for a model-binding failure of one named value (query, form, path). */
+export function invalidValue(key: string, message: string): HttpProblem {
+	return problem(400, 'One or more validation errors occurred.', undefined, {
+		errors: { [key]: [message] },
+	});
+}
+
+const GUID =
+	/^[{(]?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})[})]?$/i;
+
+/**
+ * A path id the vendor binds as a Guid (`format: uuid`): the canonical lower-case form; ASP.NET
+ * also reads the N, B and P forms. Anything else is a 400 validation problem (inferred: binding).
+ */
+export function guidParam(ctx: RequestContext, name: string): string {
+	const value = ctx.params[name];
+	const m = GUID.exec(value);
+	const braces = value.startsWith('{') ? '}' : value.startsWith('(') ? ')' : '';
+	if (!m || !value.endsWith(braces) || (braces === '' && /[})]$/.test(value))) {
+		throw invalidValue(name, `The value '${value}' is not valid.`);
+	}
+	return m.slice(1).join('-').toLowerCase();
 }
 
 /** ASP.NET's ValidationProblemDetails shape for a model-binding failure. */

@@ -6,9 +6,11 @@
  */
 import { z } from 'zod/v4';
 
-const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
-// ASP.NET's System.Text.Json reads ISO 8601 date-times with or without an offset, and bare dates.
-const dateTime = z.union([z.iso.datetime({ offset: true, local: true }), z.iso.date()]);
+import { dateTime, uuid } from './schemas/common';
+import { processingComponents } from './schemas/processing';
+
+// Skills, transactions, documents and files live in ./schemas/processing.ts.
+export * from './schemas/processing';
 
 // ---------- Reporting v2 ----------
 export const ReportRequestStatus = z.enum([
@@ -53,115 +55,6 @@ export const ListReportRequestsResponseReportRequestDto = z.strictObject({
 
 export const ListReportRequestsResponse = z.strictObject({
 	requests: z.array(ListReportRequestsResponseReportRequestDto).nullable().optional(),
-});
-
-// ---------- Processing v1: transactions ----------
-export const SkillType = z.enum(['Classification', 'Document', 'Process', 'Ocr', 'Assembling']);
-export type SkillType = z.infer<typeof SkillType>;
-
-export const PreprocessingOperationSwitcher = z.enum(['Default', 'Yes', 'No']);
-
-const KeyValue = z.strictObject({ key: z.string().min(1), value: z.string().min(1) });
-export const TransactionRegistrationParameter = KeyValue;
-export const TransactionSkillParameter = KeyValue;
-
-export const TransactionCreateRequest = z.strictObject({
-	skillId: z.string().min(1),
-	generateMobileInputLink: z.boolean().optional(),
-	registrationParameters: z.array(TransactionRegistrationParameter).max(10).nullable().optional(),
-	skillParameters: z.array(TransactionSkillParameter).max(10).nullable().optional(),
-});
-
-export const ImageProcessingOptions = z.strictObject({
-	autoCrop: PreprocessingOperationSwitcher.optional(),
-	autoOrientation: PreprocessingOperationSwitcher.optional(),
-});
-
-export const TransactionDocumentCreateRequest = z.strictObject({
-	index: z.int32().nullable().optional(),
-	imageProcessingOptions: ImageProcessingOptions.optional(),
-});
-
-export const NewTransactionResult = z.strictObject({
-	transactionId: uuid,
-	mobileInputLink: z.string().nullable().optional(),
-});
-
-export const NewTransactionDocumentResult = z.strictObject({ documentId: uuid });
-
-export const TransactionStatus = z.enum(['New', 'Processing', 'Processed', 'Failed', 'Canceled']);
-
-export const FileDto = z.strictObject({ id: z.string().min(1), name: z.string().min(1) });
-
-export const ResultFileType = z.enum([
-	'Json',
-	'Pdf',
-	'Text',
-	'Docx',
-	'Xlsx',
-	'OcrJson',
-	'FieldsJson',
-	'FieldPicture',
-	'Xml',
-	'Tiff',
-	'Jpeg',
-	'Csv',
-	'Html',
-	'Pptx',
-	'Alto',
-	'Png',
-]);
-
-export const ResultFileDto = z.strictObject({
-	fileId: z.string().min(1),
-	fileName: z.string().min(1),
-	type: ResultFileType,
-});
-
-export const ClassDto = z.strictObject({
-	id: z.string().nullable().optional(),
-	name: z.string().nullable().optional(),
-});
-
-export const ClassificationConfidenceDto = z.strictObject({
-	classId: z.string().min(1),
-	className: z.string().min(1),
-	confidence: z.int32(),
-});
-
-export const ClassificationDto = z.strictObject({
-	isResultClassConfident: z.boolean(),
-	resultClass: ClassDto,
-	classConfidences: z.array(ClassificationConfidenceDto),
-});
-
-export const DocumentBusinessRulesErrorDto = z.strictObject({
-	errorType: z.string().min(1),
-	customMessage: z.string().nullable().optional(),
-	ruleId: z.string().min(1),
-	currentFieldId: z.string().min(1),
-});
-
-export const ExtractedDocumentDto = z.strictObject({
-	id: uuid,
-	resultFiles: z.array(ResultFileDto).nullable().optional(),
-	classification: ClassificationDto.optional(),
-	businessRulesErrors: z.array(DocumentBusinessRulesErrorDto).nullable().optional(),
-});
-
-export const TransactionDto = z.strictObject({
-	id: uuid,
-	status: TransactionStatus,
-	manualReviewLink: z.string().nullable().optional(),
-	documents: z.array(ExtractedDocumentDto).nullable().optional(),
-	error: z.string().nullable().optional(),
-	sourceFiles: z.array(FileDto).nullable().optional(),
-});
-
-export const SkillListItemDto = z.strictObject({
-	id: z.string().min(1),
-	name: z.string().min(1),
-	type: SkillType.optional(),
 });
 
 // ---------- Processing v1: catalogs ----------
@@ -222,37 +115,7 @@ export const ProblemDetails = z.looseObject({
 /** OpenAPI component name → zod schema, for the contract test. */
 export const openApiComponents = {
 	processing: {
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Requests.TransactionCreateRequest':
-			TransactionCreateRequest,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Requests.TransactionDocumentCreateRequest':
-			TransactionDocumentCreateRequest,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Requests.ImageProcessingOptions':
-			ImageProcessingOptions,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Requests.PreprocessingOperationSwitcher':
-			PreprocessingOperationSwitcher,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Requests.TransactionRegistrationParameter':
-			TransactionRegistrationParameter,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Requests.TransactionSkillParameter':
-			TransactionSkillParameter,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Results.NewTransactionResult':
-			NewTransactionResult,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Results.NewTransactionDocumentResult':
-			NewTransactionDocumentResult,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Results.TransactionDto': TransactionDto,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Results.FileDto': FileDto,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Results.ExtractedDocumentDto':
-			ExtractedDocumentDto,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Results.ResultFileDto': ResultFileDto,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.ResultFileType': ResultFileType,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Results.ClassificationDto': ClassificationDto,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Results.ClassDto': ClassDto,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Results.ClassificationConfidenceDto':
-			ClassificationConfidenceDto,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.Results.DocumentBusinessRulesErrorDto':
-			DocumentBusinessRulesErrorDto,
-		'Abbyy.Vantage.PublicApi.Contract.Transactions.TransactionStatus': TransactionStatus,
-		'Abbyy.Vantage.PublicApi.Contract.Skills.SkillType': SkillType,
-		'Abbyy.Vantage.PublicApi.Contract.Skills.Results.SkillListItemDto': SkillListItemDto,
+		...processingComponents,
 		'Abbyy.Vantage.PublicApi.Contract.Catalogs.ColumnType': ColumnType,
 		'Abbyy.Vantage.PublicApi.Contract.Catalogs.ReindexState': ReindexState,
 		'Abbyy.Vantage.PublicApi.Contract.Catalogs.Requests.RecordModel': RecordModel,

@@ -11,6 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { FaultTable, type Fault } from './faults';
 import { defaultUsers, FIXTURE, type SimClient, type SimUser } from './fixture';
 import {
+	bare,
 	HttpProblem,
 	notFound,
 	problem,
@@ -36,6 +37,15 @@ export interface SimulatorOptions {
 	jsonContentType?: string;
 	/** Content type of export result files; not documented by the vendor. */
 	resultContentType?: string;
+	/** How long a deleted transaction stays readable before it answers 404 (vendor: asynchronous). */
+	deleteGraceMs?: number;
+	/**
+	 * What AddFilesToTransaction answers: 'empty' (the OpenAPI document: 200, empty body) or 'list'
+	 * (docs.abbyy.com's variant: a JSON array of {id, name} of the added files). Clients must accept both.
+	 */
+	filesResponse?: 'empty' | 'list';
+	/** Largest upload request body; bigger ones get 413 (vendor: 2 GB). */
+	maxUploadBytes?: number;
 }
 
 export type ResolvedOptions = Required<Omit<SimulatorOptions, 'port' | 'host'>> & {
@@ -79,12 +89,19 @@ export class SimulatorCore {
 			logBodies: options.logBodies ?? true,
 			jsonContentType: options.jsonContentType ?? 'application/json; charset=utf-8',
 			resultContentType: options.resultContentType ?? 'text/csv',
+			deleteGraceMs: options.deleteGraceMs ?? 100,
+			filesResponse: options.filesResponse ?? 'empty',
+			maxUploadBytes: options.maxUploadBytes ?? 2 * 1024 ** 3,
 		};
 	}
 
 	/** Add an area's routes; the first route whose method and path match handles a request. */
 	register(routes: Route[]): void {
 		this.routes.push(...routes);
+	}
+
+	routeIds(): Route['id'][] {
+		return this.routes.map((r) => r.id);
 	}
 
 	// ------------------------------------------------------------ lifecycle
@@ -128,18 +145,19 @@ export class SimulatorCore {
 		const rawPath = q === -1 ? rawUrl : rawUrl.slice(0, q);
 		const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
 
-		let rawBody: Buffer;
-		try {
-			rawBody = await readBody(req);
-		} catch {
-			return this.send(res, { status: 413, empty: true });
+		if (rawPath.startsWith('/__simulator/')) {
+			let body: Buffer;
+			try {
+				body = await readBody(req);
+			} catch {
+				return this.send(res, { status: 413, empty: true });
+			}
+			return this.control(req, res, rawPath, body);
 		}
-
-		if (rawPath.startsWith('/__simulator/')) return this.control(req, res, rawPath, rawBody);
 
 		const entry = this.log.begin(req, rawPath, query);
 		try {
-			await this.handleApi(req, res, entry, rawPath, rawBody, query);
+			await this.handleApi(req, res, entry, rawPath, query);
 		} finally {
 			entry.finishedAt = Date.now();
 		}
@@ -150,7 +168,6 @@ export class SimulatorCore {
 		res: ServerResponse,
 		entry: LoggedRequest,
 		rawPath: string,
-		rawBody: Buffer,
 		query: URLSearchParams,
 	): Promise<void> {
 		let route: Route | null = null;
@@ -160,6 +177,15 @@ export class SimulatorCore {
 			if (match) {
 				entry.route = match.route.id;
 				entry.params = match.params;
+			}
+			// Streaming routes (uploads) read the body themselves and log a summary of it.
+			let rawBody: Buffer = Buffer.alloc(0);
+			if (!route?.stream) {
+				try {
+					rawBody = await readBody(req);
+				} catch {
+					throw bare(413);
+				}
 			}
 			entry.body = this.options.logBodies
 				? logBody(req, rawBody, route?.id === 'Token')
@@ -188,6 +214,9 @@ export class SimulatorCore {
 				token: null,
 				user: null,
 				route: match.route,
+				logBody: (body) => {
+					if (this.options.logBodies) entry.body = body;
+				},
 			};
 			if (!match.route.anonymous) this.authorize(ctx, token);
 			const reply = await match.route.handler(ctx);
@@ -231,14 +260,16 @@ export class SimulatorCore {
 		if ('json' in reply) {
 			const text = JSON.stringify(reply.json);
 			res.writeHead(reply.status, {
-				...headers,
+				// A problem may name its own content type (downloads declare application/octet-stream).
 				'content-type': this.options.jsonContentType,
+				...headers,
 				'content-length': Buffer.byteLength(text),
 			});
 			res.end(text);
 		} else if ('bytes' in reply) {
 			res.writeHead(reply.status, {
 				...headers,
+				...reply.headers,
 				'content-type': reply.contentType,
 				'content-length': reply.bytes.length,
 			});
@@ -316,9 +347,13 @@ async function sleep(ms: number): Promise<void> {
 async function readBody(req: IncomingMessage): Promise<Buffer> {
 	const chunks: Buffer[] = [];
 	let size = 0;
-	for await (const chunk of req) {
+	// Keep the request alive on overflow: the rest is discarded so that the 413 reaches the client.
+	for await (const chunk of req.iterator({ destroyOnReturn: false })) {
 		size += (chunk as Buffer).length;
-		if (size > MAX_BODY_BYTES) throw new Error('body too large');
+		if (size > MAX_BODY_BYTES) {
+			req.resume();
+			throw new Error('body too large');
+		}
 		chunks.push(chunk as Buffer);
 	}
 	return Buffer.concat(chunks);

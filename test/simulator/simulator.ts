@@ -1,12 +1,16 @@
 /**
  * ABBYY Vantage simulator: a loopback HTTP server that behaves like the vendor's service (auth,
- * Reporting v2 exports, transactions, catalogs, reindex) as its OpenAPI documents describe it
+ * Reporting v2 exports, skills, transactions with uploads, documents and results, transaction
+ * lists, catalogs, reindex) as its OpenAPI documents describe it
  * (test/fixtures/openapi/) and docs.abbyy.com explains, with programmable faults and a request log.
  * Used by the unit tests, the real-n8n suite, the demo and the benchmarks. Control it in-process
  * through this class, or over HTTP under `/__simulator/` (./control.ts).
  *
  * Layout: ./server.ts is the core (server, log, faults, tokens, route matching); each API area
- * under ./routes/ keeps its own state and returns its routes; this class composes them.
+ * under ./routes/ returns its routes; this class composes them. Processing state (transactions,
+ * files, documents, scripts, results) lives in ./processing/, shared by the skills, transactions,
+ * documents and list areas; ./multipart.ts is the streaming upload parser, ./skills.ts the skill
+ * definitions.
  */
 import type { z } from 'zod/v4';
 
@@ -15,27 +19,67 @@ import type { Fault } from './faults';
 import { FIXTURE } from './fixture';
 import type { RouteId } from './http';
 import type { LoggedRequest } from './log';
+import { Processing, type Outcome, type SeedOptions } from './processing/lifecycle';
+import type { KeyValue, TransactionScript, TransactionState } from './processing/state';
 import { AuthArea } from './routes/auth';
 import { CatalogsArea, type ReindexScript } from './routes/catalogs';
+import { DocumentsArea } from './routes/documents';
 import { ReportingArea, type ExportScript } from './routes/reporting';
-import { TransactionsArea, type TransactionRecord } from './routes/transactions';
+import { SkillsArea } from './routes/skills';
+import { TransactionListsArea } from './routes/transactionLists';
+import { TransactionsArea } from './routes/transactions';
 import type * as S from './schemas';
 import { SimulatorCore, type ResolvedOptions, type SimulatorOptions } from './server';
+import { defaultSkills, type SkillDefinition } from './skills';
 
 export type { Fault, FaultRule } from './faults';
 export { FIXTURE, fixtureCredentialData, sampleCsv, type SimClient, type SimUser } from './fixture';
 export type { RouteId } from './http';
 export type { LoggedRequest } from './log';
+export type { Outcome, SeedOptions } from './processing/lifecycle';
+export type { KeyValue, Pace, TransactionScript } from './processing/state';
 export type { ReindexScript } from './routes/catalogs';
 export type { ExportScript } from './routes/reporting';
 export type { SimulatorOptions } from './server';
+export type { FieldDefinition, SkillDefinition } from './skills';
+
+/** A transaction as tests see it (`transaction(id)`). */
+export interface TransactionRecord {
+	id: string;
+	skillId: string;
+	status: S.TransactionStatus;
+	/** Before start: those created by CreateTransactionDocument; after: those the start produced. */
+	documents: Array<{ id: string; index: number | null; imageProcessingOptions?: unknown }>;
+	files: Array<{
+		id: string;
+		/** As stored (characters replaced); `sentName` as uploaded. */
+		name: string;
+		sentName: string;
+		size: number;
+		sha256: string;
+		contentType: string;
+		index: number | null;
+		registrationParameters: KeyValue[];
+		/** The documents holding the file. */
+		documentIds: string[];
+	}>;
+	registrationParameters: KeyValue[];
+	skillParameters: KeyValue[];
+	createdUtc: string;
+	completedUtc: string | null;
+	manualReviewLink: string | null;
+	error: string | null;
+	/** Deleted, still readable during the grace period. */
+	deleted: boolean;
+}
 
 export class VantageSimulator {
 	readonly options: ResolvedOptions;
 	readonly requests: LoggedRequest[];
 	private readonly core: SimulatorCore;
 	private readonly reporting: ReportingArea;
-	private readonly transactions: TransactionsArea;
+	private readonly skills: SkillsArea;
+	private readonly processing: Processing;
 	private readonly catalogs: CatalogsArea;
 
 	constructor(options: SimulatorOptions = {}) {
@@ -44,19 +88,34 @@ export class VantageSimulator {
 			controlPlane(this, () => ({
 				catalogs: this.catalogs.snapshot(),
 				exports: this.reporting.snapshot(),
-				transactions: this.transactions.snapshot(),
+				transactions: this.processing.store.all().map((tx) => ({
+					id: tx.id,
+					skillId: tx.skillId,
+					status: tx.status,
+					files: tx.files.map((f) => ({ id: f.id, name: f.name, size: f.size })),
+					documents: tx.documents.map((d) => ({ id: d.id, sourceFiles: d.fileIds })),
+				})),
 				tokensIssued: this.core.tokens.count,
 			})),
 		);
 		this.options = this.core.options;
 		this.requests = this.core.log.requests;
 		this.reporting = new ReportingArea(this.core);
-		this.transactions = new TransactionsArea(this.core);
+		this.skills = new SkillsArea();
+		this.processing = new Processing(this.core, this.skills);
 		this.catalogs = new CatalogsArea();
-		for (const area of [new AuthArea(this.core), this.reporting, this.transactions, this.catalogs])
+		// Order matters where paths overlap: /transactions/active before /transactions/{id}.
+		for (const area of [
+			new AuthArea(this.core),
+			this.reporting,
+			this.skills,
+			new TransactionListsArea(this.processing),
+			new TransactionsArea(this.core, this.processing),
+			new DocumentsArea(this.core, this.processing),
+			this.catalogs,
+		])
 			this.core.register(area.routes);
-		this.addSkill({ id: FIXTURE.processSkillId, name: 'Invoice Processing', type: 'Process' });
-		this.addSkill({ id: FIXTURE.documentSkillId, name: 'Invoice', type: 'Document' });
+		for (const skill of defaultSkills()) this.skills.define(skill);
 		this.addCatalog(FIXTURE.catalogId);
 	}
 
@@ -93,14 +152,37 @@ export class VantageSimulator {
 		this.core.faults.injectRandom(rate, faults, seed);
 	}
 
-	/** How many things were created: duplicates here mean a create was processed twice. */
-	createdCounts(): { exports: number; documents: number; reindexes: number; tokens: number } {
+	/**
+	 * How many things were created through the API: duplicates here mean a create was processed
+	 * twice. `transactions`: CreateTransaction + LaunchTransaction; `documents`:
+	 * CreateTransactionDocument; `uploads`: successful upload requests; `filesUploaded`: their files.
+	 */
+	createdCounts(): {
+		exports: number;
+		documents: number;
+		reindexes: number;
+		tokens: number;
+		transactions: number;
+		launches: number;
+		filesUploaded: number;
+		uploads: number;
+	} {
+		const counts = this.processing.store.counts;
 		return {
 			exports: this.reporting.count,
-			documents: this.transactions.documentCount(),
+			documents: counts.documents,
 			reindexes: this.catalogs.reindexCount,
 			tokens: this.core.tokens.count,
+			transactions: counts.transactions,
+			launches: counts.launches,
+			filesUploaded: counts.filesUploaded,
+			uploads: counts.uploads,
 		};
+	}
+
+	/** Every route's id (the vendor's operationIds), in matching order. */
+	routeIds(): RouteId[] {
+		return [...new Set(this.core.routeIds())];
 	}
 
 	/** Requests per route and status, e.g. { "DeleteRecords 200": 200 }. */
@@ -161,19 +243,72 @@ export class VantageSimulator {
 		return this.reporting.ids();
 	}
 
-	// ------------------------------------------------------------ transactions
+	// ------------------------------------------------------------ skills
 
+	/** Add (or replace) a published skill from a list item; see ./skills.ts fromListItem. */
 	addSkill(skill: z.infer<typeof S.SkillListItemDto>): void {
-		this.transactions.addSkill(skill);
+		this.skills.addListItem(skill);
 	}
+
+	/** Add (or replace) a published skill with its field tree, classes or included skills. */
+	defineSkill(definition: SkillDefinition): void {
+		this.skills.define(definition);
+	}
+
+	/** Listed no more; GetSkillInfo, create and launch answer 404. Existing transactions go on. */
+	unpublishSkill(id: string): void {
+		this.skills.setPublished(id, false);
+	}
+
+	publishSkill(id: string): void {
+		this.skills.setPublished(id, true);
+	}
+
+	/** GetAvailableSkills answers 403, as for API clients without the right to list skills. */
+	denySkillListing(deny = true): void {
+		this.skills.denyListing(deny);
+	}
+
+	// ------------------------------------------------------------ transactions
 
 	/** Create a transaction directly (as another client would), returning its id. */
 	createTransaction(skillId: string): string {
-		return this.transactions.createTransaction(skillId);
+		return this.processing.store.create(skillId).id;
 	}
 
 	transaction(id: string): TransactionRecord | undefined {
-		return this.transactions.get(id);
+		const tx = this.processing.store.get(id);
+		return tx && transactionRecord(tx);
+	}
+
+	/** The next transaction to start (start or launch) follows this script (first in, first out). */
+	scriptNextTransaction(script: TransactionScript): void {
+		this.processing.scriptNext(script);
+	}
+
+	/** Every transaction started without a queued script follows this one (default: {}). */
+	setDefaultTransactionScript(script: TransactionScript): void {
+		this.processing.setDefaultScript(script);
+	}
+
+	/** Finish a transaction now (default Processed), whatever its script says. */
+	completeTransaction(id: string, outcome?: Outcome): void {
+		this.processing.complete(id, outcome);
+	}
+
+	/** Finished transactions (one file, documents, results), created directly; their ids. */
+	seedCompletedTransactions(count: number, options?: SeedOptions): string[] {
+		return this.processing.seedCompleted(count, options);
+	}
+
+	/** Ids of transactions deleted through the API, in order. */
+	deletedTransactionIds(): string[] {
+		return this.processing.store.deletedIds();
+	}
+
+	/** What AddFilesToTransaction answers: 'empty' (default) or 'list' (see SimulatorOptions). */
+	setFilesResponse(mode: 'empty' | 'list'): void {
+		this.options.filesResponse = mode;
 	}
 
 	// ------------------------------------------------------------ catalogs
@@ -198,4 +333,36 @@ export class VantageSimulator {
 	recordIds(catalogId: string): string[] {
 		return this.catalogs.recordIds(catalogId);
 	}
+}
+
+function transactionRecord(tx: TransactionState): TransactionRecord {
+	const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+	return {
+		id: tx.id,
+		skillId: tx.skillId,
+		status: tx.status,
+		documents: tx.documents.map((d) => ({
+			id: d.id,
+			index: d.index,
+			imageProcessingOptions: d.imageProcessingOptions,
+		})),
+		files: tx.files.map((f) => ({
+			id: f.id,
+			name: f.name,
+			sentName: f.sentName,
+			size: f.size,
+			sha256: f.sha256,
+			contentType: f.contentType,
+			index: f.index,
+			registrationParameters: f.registrationParameters,
+			documentIds: tx.documents.filter((d) => d.fileIds.includes(f.id)).map((d) => d.id),
+		})),
+		registrationParameters: tx.registrationParameters,
+		skillParameters: tx.skillParameters,
+		createdUtc: iso(tx.createdAt)!,
+		completedUtc: iso(tx.completedAt),
+		manualReviewLink: tx.status === 'Processing' ? (tx.review?.link ?? null) : null,
+		error: tx.error,
+		deleted: tx.deletedAt !== null,
+	};
 }

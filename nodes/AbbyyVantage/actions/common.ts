@@ -41,6 +41,11 @@ export function resourceDescription<T extends OperationMap>(
 	];
 }
 
+/** An options collection's entries in alphabetical order, as n8n's UI guidelines ask. */
+export function sortedOptions(options: INodeProperties[]): INodeProperties[] {
+	return [...options].sort((a, b) => a.displayName.localeCompare(b.displayName));
+}
+
 /** A collection parameter as an object (expressions may produce anything). */
 export function readOptions(
 	ctx: IExecuteFunctions,
@@ -49,6 +54,43 @@ export function readOptions(
 ): IDataObject {
 	const value = ctx.getNodeParameter(name, itemIndex, {});
 	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
+}
+
+// ------------------------------------------------------------------ get many
+
+/** Return All and Limit, worded as n8n's own Get Many operations word them. */
+export function returnAllProperties(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { returnAll: [false] } },
+		},
+	];
+}
+
+/** Undefined for Return All, else the Limit. */
+export function readReturnLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
+	if (ctx.getNodeParameter('returnAll', itemIndex, false) === true) return undefined;
+	return requireInteger(
+		ctx,
+		itemIndex,
+		'Limit',
+		ctx.getNodeParameter('limit', itemIndex, 50),
+		1,
+		Number.MAX_SAFE_INTEGER,
+	);
 }
 
 // ------------------------------------------------------------------ concurrency

@@ -6,6 +6,8 @@ import * as catalog from './catalog/Catalog.resource';
 import { readRetrySettings } from './common';
 import type { OperationMap } from './node.type';
 import * as report from './report/Report.resource';
+import * as skill from './skill/Skill.resource';
+import * as transaction from './transaction/Transaction.resource';
 import * as transactionDocument from './transactionDocument/TransactionDocument.resource';
 
 /**
@@ -21,6 +23,8 @@ import * as transactionDocument from './transactionDocument/TransactionDocument.
 export const resources = {
 	catalog: catalog.operations,
 	report: report.operations,
+	skill: skill.operations,
+	transaction: transaction.operations,
 	transactionDocument: transactionDocument.operations,
 } satisfies Record<string, OperationMap>;
 
@@ -29,6 +33,8 @@ export type ResourceName = keyof typeof resources;
 const RESOURCE_NAMES: Record<ResourceName, string> = {
 	catalog: 'Catalog',
 	report: 'Report',
+	skill: 'Skill',
+	transaction: 'Transaction',
 	transactionDocument: 'Transaction Document',
 };
 

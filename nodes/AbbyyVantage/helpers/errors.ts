@@ -12,8 +12,14 @@ export function forItem(message: string, itemIndex?: number): string {
 /** Facts an error item should carry under "Continue On Fail" (e.g. the export's status). */
 const errorOutputs = new WeakMap<object, IDataObject>();
 
-export function withErrorOutput<E extends Error>(error: E, json: IDataObject): E {
-	errorOutputs.set(error, json);
+/** Add fields to the error item; with `keepExisting`, fields already set win (defaults). */
+export function withErrorOutput<E extends Error>(
+	error: E,
+	json: IDataObject,
+	{ keepExisting = false } = {},
+): E {
+	const existing = errorOutputs.get(error) ?? {};
+	errorOutputs.set(error, keepExisting ? { ...json, ...existing } : { ...existing, ...json });
 	return error;
 }
 

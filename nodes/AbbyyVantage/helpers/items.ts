@@ -54,3 +54,39 @@ export async function runPerItem(
 	}
 	return out;
 }
+
+/**
+ * Like `runPerItem`, but every item's input is checked (`prepare`) before the first request of
+ * any item: bad input in item 5 must not leave items 0–4 having created things that then appear
+ * in no output. Without Continue On Fail the first bad item stops the run before anything is
+ * sent; with it, bad items become error items and the others run.
+ */
+export async function runPreparedPerItem<P>(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	prepare: (itemIndex: number) => Promise<P> | P,
+	run: (plan: P, itemIndex: number) => Promise<ItemOutput | ItemOutput[]>,
+	concurrency = 1,
+): Promise<INodeExecutionData[]> {
+	const continueOnFail = ctx.continueOnFail();
+	const plans: Array<{ plan: P } | { error: NodeApiError | NodeOperationError }> = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			plans.push({ plan: await prepare(itemIndex) });
+		} catch (error) {
+			const nodeError = asNodeError(ctx, error, itemIndex);
+			if (!continueOnFail) throw nodeError;
+			plans.push({ error: nodeError });
+		}
+	}
+	return await runPerItem(
+		ctx,
+		items,
+		async (itemIndex) => {
+			const prepared = plans[itemIndex];
+			if ('error' in prepared) throw prepared.error;
+			return await run(prepared.plan, itemIndex);
+		},
+		concurrency,
+	);
+}

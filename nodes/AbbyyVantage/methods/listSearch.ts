@@ -1,28 +1,54 @@
-import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 
-import { endpoints, VantageClient } from '../transport';
+import { endpoints, VantageClient, type Endpoint } from '../transport';
 
-/** Catalogs for the Catalog picker, filtered by name as the user types. */
+type Listed = { id?: unknown; name?: unknown; type?: unknown };
+
+/** Entries with a text id, filtered by name or id as the user types, sorted by name. */
+async function search(
+	ctx: ILoadOptionsFunctions,
+	endpoint: Endpoint,
+	action: string,
+	filter: string | undefined,
+	label: (entry: Listed & { id: string }) => string,
+): Promise<INodeListSearchResult> {
+	const client = new VantageClient(ctx);
+	const entries = await client.request<Listed[] | undefined>({ ...endpoint, action });
+	const needle = (filter ?? '').toLowerCase();
+	const results: INodeListSearchItems[] = (Array.isArray(entries) ? entries : [])
+		.filter((entry): entry is Listed & { id: string } => typeof entry.id === 'string')
+		.map((entry) => ({ name: label(entry), value: entry.id }))
+		.filter(
+			(entry) =>
+				!needle ||
+				entry.name.toLowerCase().includes(needle) ||
+				String(entry.value).toLowerCase().includes(needle),
+		)
+		.sort((a, b) => a.name.localeCompare(b.name));
+	return { results };
+}
+
+/** Catalogs for the Catalog picker. */
 export async function searchCatalogs(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const client = new VantageClient(this);
-	const catalogs = await client.request<Array<{ id?: unknown; name?: unknown }> | undefined>({
-		...endpoints.getCatalogs(),
-		action: 'listing catalogs',
+	return await search(this, endpoints.getCatalogs(), 'listing catalogs', filter, (c) =>
+		typeof c.name === 'string' ? c.name : c.id,
+	);
+}
+
+/** Published skills for the Skill picker, with their type. */
+export async function searchSkills(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	return await search(this, endpoints.getAvailableSkills(), 'listing skills', filter, (s) => {
+		const name = typeof s.name === 'string' ? s.name : s.id;
+		return typeof s.type === 'string' ? `${name} (${s.type})` : name;
 	});
-	const needle = (filter ?? '').toLowerCase();
-	const results = (Array.isArray(catalogs) ? catalogs : [])
-		.filter((c) => typeof c.id === 'string')
-		.map((c) => ({
-			name: typeof c.name === 'string' ? c.name : String(c.id),
-			value: c.id as string,
-		}))
-		.filter(
-			(c) =>
-				!needle || c.name.toLowerCase().includes(needle) || c.value.toLowerCase().includes(needle),
-		)
-		.sort((a, b) => a.name.localeCompare(b.name));
-	return { results };
 }

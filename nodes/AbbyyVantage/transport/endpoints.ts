@@ -20,6 +20,8 @@ const publicApi = pathUnder('/api/publicapi/v1');
 const read = (path: string): Endpoint => ({ method: 'GET', path, idempotent: true });
 const create = (path: string): Endpoint => ({ method: 'POST', path, idempotent: false });
 
+const remove = (path: string): Endpoint => ({ method: 'DELETE', path, idempotent: true });
+
 export const endpoints = {
 	// Reporting API v2
 	createTransactionStepsExportRequest: () => create(exportsPath``),
@@ -27,9 +29,52 @@ export const endpoints = {
 	getExportResult: (requestId: string, fileIndex: number) =>
 		read(exportsPath`/${requestId}/result/${fileIndex}`),
 
+	// Processing API v1: skills
+	getAvailableSkills: () => read(publicApi`/skills`),
+	getSkillInfo: (skillId: string) => read(publicApi`/skills/${skillId}`),
+
 	// Processing API v1: transactions
+	createTransaction: () => create(publicApi`/transactions`),
+	/** Creates, fills and starts a transaction in one call (skillId goes in the query). */
+	launchTransaction: () => create(publicApi`/transactions/launch`),
+	addFilesToTransaction: (transactionId: string) =>
+		create(publicApi`/transactions/${transactionId}/files`),
+	startTransaction: (transactionId: string) =>
+		create(publicApi`/transactions/${transactionId}/start`),
+	getTransactionInfo: (transactionId: string) => read(publicApi`/transactions/${transactionId}`),
+	/** Deleting twice deletes nothing more. */
+	deleteTransaction: (transactionId: string) => remove(publicApi`/transactions/${transactionId}`),
+	downloadFile: (transactionId: string, fileId: string) =>
+		read(publicApi`/transactions/${transactionId}/files/${fileId}/download`),
+	getTransactionRegistrationParameters: (transactionId: string) =>
+		read(publicApi`/transactions/${transactionId}/registrationParameters`),
+	getTransactionSkillParameters: (transactionId: string) =>
+		read(publicApi`/transactions/${transactionId}/skillParameters`),
+	/** Each call issues a new one-time link. */
+	generateMobileInputLink: (transactionId: string) =>
+		create(publicApi`/transactions/${transactionId}/mobileInputLink`),
+	getActiveTransactions: () => read(publicApi`/transactions/active`),
+	getCompletedTransactions: () => read(publicApi`/transactions/completed`),
+
+	// Processing API v1: transaction documents
 	createTransactionDocument: (transactionId: string) =>
 		create(publicApi`/transactions/${transactionId}/documents`),
+	getTransactionDocuments: (transactionId: string) =>
+		read(publicApi`/transactions/${transactionId}/documents`),
+	getTransactionDocument: (transactionId: string, documentId: string) =>
+		read(publicApi`/transactions/${transactionId}/documents/${documentId}`),
+	deleteTransactionDocument: (transactionId: string, documentId: string) =>
+		remove(publicApi`/transactions/${transactionId}/documents/${documentId}`),
+	addFilesToTransactionDocument: (transactionId: string, documentId: string) =>
+		create(publicApi`/transactions/${transactionId}/documents/${documentId}/sourceFiles`),
+	downloadTransactionDocumentSourceFile: (
+		transactionId: string,
+		documentId: string,
+		fileId: string,
+	) =>
+		read(
+			publicApi`/transactions/${transactionId}/documents/${documentId}/sourceFiles/${fileId}/download`,
+		),
 
 	// Processing API v1: catalogs
 	getCatalogs: () => read(publicApi`/catalogs`),

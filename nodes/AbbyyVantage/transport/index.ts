@@ -30,7 +30,12 @@ export const CREDENTIAL_TYPE = 'abbyyVantageApi';
 export interface VantageRequest extends Endpoint {
 	body?: unknown;
 	qs?: IDataObject;
-	/** Return the body as bytes (export result files). */
+	/**
+	 * A multipart upload, built again for every attempt: a streamed body can be read only once.
+	 * Mutually exclusive with `body`.
+	 */
+	upload?: () => Promise<UploadBody>;
+	/** Return the body as bytes (export result files, downloads). */
 	binary?: boolean;
 	/** Only the status matters (delete records answers 200 with an empty body); skip parsing. */
 	ignoreBody?: boolean;
@@ -42,6 +47,15 @@ export interface VantageRequest extends Endpoint {
 }
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions;
+
+/** A request body that is not JSON: a multipart upload as bytes or as a stream. */
+export interface UploadBody {
+	/** A Buffer, or a Node.js Readable (typed loosely: community nodes cannot import `stream`). */
+	body: Buffer | object;
+	contentType: string;
+	/** Byte length, when known: sent as Content-Length. */
+	length?: number;
+}
 
 /**
  * The only code that talks to ABBYY Vantage. It sends through n8n's
@@ -118,14 +132,27 @@ export class VantageClient {
 		}
 		if (req.binary) options.encoding = 'arraybuffer';
 
+		let resentAfterSignIn = false;
 		for (let attempt = 0; ; attempt++) {
 			let failure: Failure;
+			let singleUseBody = false;
 			try {
+				// n8n writes into the options it gets (signal, auth header): each attempt starts clean.
+				const attemptOptions = { ...options };
+				if (req.upload) {
+					const upload = await req.upload();
+					singleUseBody = !Buffer.isBuffer(upload.body);
+					attemptOptions.body = upload.body as IHttpRequestOptions['body'];
+					attemptOptions.headers = {
+						...options.headers,
+						'Content-Type': upload.contentType,
+						...(upload.length !== undefined ? { 'Content-Length': String(upload.length) } : {}),
+					};
+				}
 				const response: unknown = await this.ctx.helpers.httpRequestWithAuthentication.call(
 					this.ctx,
 					CREDENTIAL_TYPE,
-					// n8n writes into the options it gets (signal, auth header): each attempt starts clean.
-					{ ...options },
+					attemptOptions,
 					this.credentialOptions(),
 				);
 				if (req.binary) return toBuffer(response) as T;
@@ -140,6 +167,17 @@ export class VantageClient {
 				throw new NodeOperationError(node, new CancelledError().message, {
 					itemIndex: req.itemIndex,
 				});
+			}
+			// After a 401 n8n signs in again, but does not resend a streamed body it has consumed.
+			// Vantage refused the request before handling it, so sending it once more is safe.
+			if (
+				singleUseBody &&
+				!resentAfterSignIn &&
+				failure.kind === 'http' &&
+				failure.status === 401
+			) {
+				resentAfterSignIn = true;
+				continue;
 			}
 			const delay = this.retryDelay(req, failure, attempt);
 			if (delay === undefined) {

@@ -10,28 +10,19 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { INT32_MAX } from '../../constants';
 import { apiError } from '../../helpers/errors';
 import { runPerItem } from '../../helpers/items';
-import { requireInteger, requireOption, requirePathParameter } from '../../helpers/validation';
+import { requireInteger } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import { readOptions } from '../common';
-
-const SWITCHER = ['Default', 'Yes', 'No'] as const;
-
-const switcherOptions = [
-	{ name: 'Default', value: 'Default', description: 'Use the skill’s setting' },
-	{ name: 'No', value: 'No' },
-	{ name: 'Yes', value: 'Yes' },
-];
+import {
+	imageProcessingOptions,
+	readImageProcessing,
+	readTransactionId,
+	TRANSACTION_HINTS,
+	transactionIdProperty,
+} from '../transaction/shared';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Transaction ID',
-		name: 'transactionId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 0f8fad5b-d9cb-469f-a165-70867728950e',
-		description: 'ID of the transaction to add the document to',
-	},
+	transactionIdProperty,
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -39,22 +30,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{
-				displayName: 'Auto Crop',
-				name: 'autoCrop',
-				type: 'options',
-				options: switcherOptions,
-				default: 'Default',
-				description: 'Whether images imported into this document are cropped automatically',
-			},
-			{
-				displayName: 'Auto Orientation',
-				name: 'autoOrientation',
-				type: 'options',
-				options: switcherOptions,
-				default: 'Default',
-				description: 'Whether the page orientation of imported images is corrected automatically',
-			},
+			...imageProcessingOptions,
 			{
 				displayName: 'Index',
 				name: 'index',
@@ -78,39 +54,15 @@ export async function execute(
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, items, async (itemIndex) => {
-		const transactionId = requirePathParameter(
-			this,
-			itemIndex,
-			'Transaction ID',
-			this.getNodeParameter('transactionId', itemIndex),
-		);
+		const transactionId = readTransactionId(this, itemIndex);
 		const fields = readOptions(this, itemIndex, 'additionalFields');
 		// Exactly the vendor's fields: anything not set is left out, not sent as a default.
 		const body: IDataObject = {};
 		if (fields.index !== undefined) {
 			body.index = requireInteger(this, itemIndex, 'Index', fields.index, 0, INT32_MAX);
 		}
-		const imageProcessingOptions: IDataObject = {};
-		if (fields.autoCrop !== undefined) {
-			imageProcessingOptions.autoCrop = requireOption(
-				this,
-				itemIndex,
-				'Auto Crop',
-				fields.autoCrop,
-				SWITCHER,
-			);
-		}
-		if (fields.autoOrientation !== undefined) {
-			imageProcessingOptions.autoOrientation = requireOption(
-				this,
-				itemIndex,
-				'Auto Orientation',
-				fields.autoOrientation,
-				SWITCHER,
-			);
-		}
-		if (Object.keys(imageProcessingOptions).length)
-			body.imageProcessingOptions = imageProcessingOptions;
+		const imageProcessing = readImageProcessing(this, itemIndex, fields);
+		if (imageProcessing) body.imageProcessingOptions = imageProcessing;
 
 		const response = await client.request<IDataObject | undefined>({
 			...endpoints.createTransactionDocument(transactionId),
@@ -119,7 +71,7 @@ export async function execute(
 			action: `adding a document to transaction ${transactionId}`,
 			hints: {
 				400: 'Only transactions of a Process skill accept more than one document; other skills allow one document per transaction.',
-				403: 'The transaction may belong to another tenant.',
+				403: TRANSACTION_HINTS[403],
 			},
 		});
 		const documentId = response?.documentId;

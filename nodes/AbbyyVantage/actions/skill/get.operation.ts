@@ -1,0 +1,35 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { runPerItem } from '../../helpers/items';
+import { endpoints, type VantageClient } from '../../transport';
+import { readSkillId, SKILL_HINTS, skillProperty } from './shared';
+
+const properties: INodeProperties[] = [skillProperty];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['skill'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, items, async (itemIndex) => {
+		const skillId = readSkillId(this, itemIndex);
+		const skill = await client.request<IDataObject | undefined>({
+			...endpoints.getSkillInfo(skillId),
+			itemIndex,
+			action: `reading skill "${skillId}"`,
+			hints: SKILL_HINTS,
+		});
+		return { json: { ...(skill ?? {}), id: (skill?.id as string) ?? skillId } };
+	});
+}

@@ -1,0 +1,40 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { runPerItem } from '../../helpers/items';
+import { endpoints, type VantageClient } from '../../transport';
+import { readReturnLimit, returnAllProperties } from '../common';
+import { SKILL_HINTS } from './shared';
+
+const properties: INodeProperties[] = [...returnAllProperties()];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['skill'], operation: ['getMany'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, items, async (itemIndex) => {
+		const limit = readReturnLimit(this, itemIndex);
+		const skills = await client.request<IDataObject[] | undefined>({
+			...endpoints.getAvailableSkills(),
+			itemIndex,
+			action: 'listing the published skills',
+			hints: {
+				403: 'This API client may not list skills; type the skill ID instead.',
+				404: SKILL_HINTS[404],
+			},
+		});
+		const all = Array.isArray(skills) ? skills : [];
+		return (limit === undefined ? all : all.slice(0, limit)).map((skill) => ({ json: skill }));
+	});
+}

@@ -1,0 +1,42 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { requirePathParameter } from '../../helpers/validation';
+
+/**
+ * The Skill picker: from the list of published skills, or typed by ID. Skill ids are not always
+ * UUIDs (e.g. `Receipt`), and API clients without the right to list skills must still type one.
+ */
+export const skillProperty: INodeProperties = {
+	displayName: 'Skill',
+	name: 'skillId',
+	type: 'resourceLocator',
+	required: true,
+	default: { mode: 'list', value: '' },
+	description: 'The published skill that processes the documents',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a skill...',
+			typeOptions: { searchListMethod: 'searchSkills', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. Receipt',
+		},
+	],
+};
+
+/** Advice for a 404 on a skill. */
+export const SKILL_HINTS = {
+	403: 'The API client may not be allowed to use this skill.',
+	404: 'Only published skills can be used; an unpublished skill looks the same as a missing one.',
+};
+
+export function readSkillId(ctx: IExecuteFunctions, itemIndex: number, name = 'skillId'): string {
+	const value = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true });
+	return requirePathParameter(ctx, itemIndex, 'Skill', value);
+}

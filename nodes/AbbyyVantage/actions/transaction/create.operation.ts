@@ -1,0 +1,69 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { runPreparedPerItem } from '../../helpers/items';
+import type { VantageClient } from '../../transport';
+import { readOptions, sortedOptions } from '../common';
+import { readSkillId, skillProperty } from '../skill/shared';
+import {
+	readTransactionParameters,
+	registrationParametersOption,
+	skillParametersOption,
+} from './shared';
+import { Transactions } from './transactions';
+
+const properties: INodeProperties[] = [
+	skillProperty,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: sortedOptions([
+			{
+				displayName: 'Generate Mobile Input Link',
+				name: 'generateMobileInputLink',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to return a one-time link for adding images from a phone',
+			},
+			registrationParametersOption,
+			skillParametersOption,
+		]),
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['transaction'], operation: ['create'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	const transactions = new Transactions(this, client);
+	return await runPreparedPerItem(
+		this,
+		items,
+		(itemIndex) => {
+			const options = readOptions(this, itemIndex);
+			return {
+				skillId: readSkillId(this, itemIndex),
+				parameters: readTransactionParameters(this, itemIndex, options),
+				mobile: options.generateMobileInputLink === true,
+			};
+		},
+		async (plan, itemIndex) => {
+			const created = await transactions.create(
+				plan.skillId,
+				plan.parameters,
+				itemIndex,
+				plan.mobile,
+			);
+			return { json: { ...created, skillId: plan.skillId, status: 'New' } };
+		},
+	);
+}

@@ -1,0 +1,36 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { runPerItem } from '../../helpers/items';
+import type { VantageClient } from '../../transport';
+import { readTransactionId, transactionIdProperty } from './shared';
+import { Transactions } from './transactions';
+
+const properties: INodeProperties[] = [
+	transactionIdProperty,
+	{
+		displayName:
+			'Vantage deletes asynchronously: the transaction may stay readable for a moment. This cannot be undone.',
+		name: 'deleteNotice',
+		type: 'notice',
+		default: '',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['transaction'], operation: ['delete'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	const transactions = new Transactions(this, client);
+	return await runPerItem(this, items, async (itemIndex) => {
+		const transactionId = readTransactionId(this, itemIndex);
+		await transactions.delete(transactionId, itemIndex);
+		return { json: { transactionId, deleted: true } };
+	});
+}

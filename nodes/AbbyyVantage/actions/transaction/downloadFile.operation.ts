@@ -1,0 +1,85 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { safeFileName } from '../../helpers/fileNames';
+import { runPerItem } from '../../helpers/items';
+import { requirePathParameter, requireText } from '../../helpers/validation';
+import { endpoints, type VantageClient } from '../../transport';
+import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from './shared';
+import { Transactions } from './transactions';
+
+const properties: INodeProperties[] = [
+	transactionIdProperty,
+	{
+		displayName: 'File ID',
+		name: 'fileId',
+		type: 'string',
+		required: true,
+		default: '',
+		description:
+			'ID of a result file (documents → resultFiles → fileId in Get) or of a source file (sourceFiles → ID)',
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		hint: 'The name of the output binary field to put the file in',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['transaction'], operation: ['downloadFile'] } },
+	properties,
+);
+
+/** The name Vantage gave the file, from the transaction's result and source files. */
+function fileNameOf(
+	info: Awaited<ReturnType<Transactions['get']>>,
+	fileId: string,
+): string | undefined {
+	for (const document of info.documents ?? []) {
+		for (const file of (document.resultFiles as Array<{ fileId?: string; fileName?: string }>) ??
+			[]) {
+			if (file.fileId === fileId) return file.fileName;
+		}
+	}
+	return info.sourceFiles?.find((file) => file.id === fileId)?.name;
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	const transactions = new Transactions(this, client);
+	return await runPerItem(this, items, async (itemIndex) => {
+		const transactionId = readTransactionId(this, itemIndex);
+		const fileId = requirePathParameter(
+			this,
+			itemIndex,
+			'File ID',
+			this.getNodeParameter('fileId', itemIndex),
+		);
+		const field = requireText(
+			this,
+			itemIndex,
+			'Put Output File in Field',
+			this.getNodeParameter('binaryPropertyName', itemIndex),
+		);
+		const info = await transactions.get(transactionId, itemIndex);
+		const fileName = safeFileName(fileNameOf(info, fileId) ?? fileId);
+		const bytes = await client.request<Buffer>({
+			...endpoints.downloadFile(transactionId, fileId),
+			binary: true,
+			itemIndex,
+			action: `downloading file ${fileId} of transaction ${transactionId}`,
+			hints: TRANSACTION_HINTS,
+		});
+		return {
+			json: { transactionId, fileId, fileName, fileSize: bytes.length },
+			binary: { [field]: await this.helpers.prepareBinaryData(bytes, fileName) },
+		};
+	});
+}

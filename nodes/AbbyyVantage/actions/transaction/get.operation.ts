@@ -1,0 +1,26 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { runPerItem } from '../../helpers/items';
+import type { VantageClient } from '../../transport';
+import { readTransactionId, transactionIdProperty } from './shared';
+import { Transactions } from './transactions';
+
+const properties: INodeProperties[] = [transactionIdProperty];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['transaction'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	const transactions = new Transactions(this, client);
+	return await runPerItem(this, items, async (itemIndex) => {
+		const info = await transactions.get(readTransactionId(this, itemIndex), itemIndex);
+		return { json: { transactionId: info.id, ...info } };
+	});
+}

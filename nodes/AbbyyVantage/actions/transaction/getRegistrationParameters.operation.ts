@@ -1,0 +1,3 @@
+import { registrationParameters } from './parameters';
+
+export const { description, execute } = registrationParameters;

@@ -1,0 +1,74 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { operationError } from '../../helpers/errors';
+import { runPerItem } from '../../helpers/items';
+import type { VantageClient } from '../../transport';
+import { concurrencyOption, readConcurrency, readOptions, sortedOptions } from '../common';
+import { documentItems, readResultOptions, resultOptions } from './results';
+import { readTransactionId, transactionIdProperty } from './shared';
+import { Transactions } from './transactions';
+
+const CONCURRENCY = { default: 4, max: 32, what: 'transactions' };
+
+const properties: INodeProperties[] = [
+	transactionIdProperty,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: sortedOptions([concurrencyOption(CONCURRENCY), ...resultOptions]),
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['transaction'], operation: ['getResults'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	const transactions = new Transactions(this, client);
+	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY);
+	return await runPerItem(
+		this,
+		items,
+		async (itemIndex) => {
+			const options = readResultOptions(this, itemIndex, readOptions(this, itemIndex));
+			const transactionId = readTransactionId(this, itemIndex);
+			const info = await transactions.get(transactionId, itemIndex);
+			if (info.status === 'Failed' || info.status === 'Canceled') {
+				throw transactions.failure(info, itemIndex);
+			}
+			if (info.status !== 'Processed') {
+				throw operationError(
+					this.getNode(),
+					itemIndex,
+					`Transaction ${transactionId} has no results yet: its status is ${info.status}`,
+					{
+						description: info.manualReviewLink
+							? 'It is waiting for Manual Review. Use Wait For Transaction to wait for it.'
+							: 'Use Wait For Transaction before Get Results.',
+						output: {
+							transactionId,
+							status: info.status,
+							manualReviewLink: info.manualReviewLink ?? null,
+						},
+					},
+				);
+			}
+			const outputs = await documentItems(this, client, info, options, itemIndex);
+			if (options.deleteAfterReading) {
+				const deleted = await transactions.deleteAfterReading(transactionId, itemIndex);
+				for (const output of outputs) Object.assign(output.json, deleted);
+			}
+			return outputs;
+		},
+		concurrency,
+	);
+}

@@ -1,0 +1,3 @@
+import { skillParameters } from './parameters';
+
+export const { description, execute } = skillParameters;

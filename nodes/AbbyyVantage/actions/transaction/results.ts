@@ -1,0 +1,249 @@
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	JsonObject,
+} from 'n8n-workflow';
+
+import { apiError } from '../../helpers/errors';
+import type { ItemOutput } from '../../helpers/items';
+import { shapeClassification, shapeDocument, splitRows } from '../../helpers/results';
+import { safeFileName } from '../../helpers/fileNames';
+import { optionalText, requireOption } from '../../helpers/validation';
+import { endpoints, type VantageClient } from '../../transport';
+import type { TransactionInfo } from './transactions';
+import { TRANSACTION_HINTS } from './shared';
+
+/** ResultFileType of the OpenAPI document, with the MIME type each is downloaded as. */
+const RESULT_TYPES: Record<string, string> = {
+	Json: 'application/json',
+	FieldsJson: 'application/json',
+	OcrJson: 'application/json',
+	Pdf: 'application/pdf',
+	Text: 'text/plain',
+	Docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+	Xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+	Pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+	Csv: 'text/csv',
+	Xml: 'application/xml',
+	Alto: 'application/xml',
+	Html: 'text/html',
+	Tiff: 'image/tiff',
+	Jpeg: 'image/jpeg',
+	Png: 'image/png',
+	FieldPicture: 'image/png',
+};
+
+export interface ResultOptions {
+	includeFieldDetails: boolean;
+	splitTable?: string;
+	/** Result file types to attach as binary fields. */
+	downloadTypes: string[] | 'all';
+	deleteAfterReading: boolean;
+}
+
+/** The result options of Process Document and Get Results, for an options collection. */
+export const resultOptions: INodeProperties[] = [
+	{
+		displayName: 'Delete Transaction After Reading',
+		name: 'deleteAfterReading',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to delete the transaction in Vantage once its results are in the output (otherwise Vantage keeps it for its retention period, two weeks by default)',
+	},
+	{
+		displayName: 'Download Result Files',
+		name: 'downloadResultFiles',
+		type: 'options',
+		options: [
+			{ name: 'All', value: 'all', description: 'Every result file the skill exports' },
+			{ name: 'Chosen Types', value: 'selected', description: 'The types chosen below' },
+			{ name: 'JSON Only', value: 'json', description: 'The full result JSON' },
+			{ name: 'None', value: 'none', description: 'Only the extracted fields as JSON' },
+		],
+		default: 'none',
+		description:
+			'Result files to attach as binary fields named after their type, e.g. "pdf" or "xlsx"',
+	},
+	{
+		displayName: 'Include Field Details',
+		name: 'includeFieldDetails',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to add "fieldDetails": per value its confidence, the raw text as read and whether it needs or had verification',
+	},
+	{
+		displayName: 'Result File Types',
+		name: 'resultFileTypes',
+		type: 'multiOptions',
+		options: Object.keys(RESULT_TYPES)
+			.sort()
+			.map((type) => ({ name: type, value: type })),
+		default: ['Pdf'],
+		displayOptions: { show: { downloadResultFiles: ['selected'] } },
+	},
+	{
+		displayName: 'Split Table Into Items',
+		name: 'splitTable',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. LineItems',
+		description:
+			'Name of a table field: output one item per row, with the document’s other fields repeated in each',
+	},
+];
+
+export function readResultOptions(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+): ResultOptions {
+	const download = requireOption(
+		ctx,
+		itemIndex,
+		'Download Result Files',
+		options.downloadResultFiles ?? 'none',
+		['none', 'json', 'all', 'selected'] as const,
+	);
+	const chosen = Array.isArray(options.resultFileTypes)
+		? (options.resultFileTypes as unknown[])
+		: ['Pdf'];
+	return {
+		includeFieldDetails: options.includeFieldDetails === true,
+		splitTable: optionalText(ctx, itemIndex, 'Split Table Into Items', options.splitTable),
+		downloadTypes:
+			download === 'all'
+				? 'all'
+				: download === 'json'
+					? ['Json']
+					: download === 'selected'
+						? chosen.map((type) =>
+								requireOption(ctx, itemIndex, 'Result File Types', type, Object.keys(RESULT_TYPES)),
+							)
+						: [],
+		deleteAfterReading: options.deleteAfterReading === true,
+	};
+}
+
+interface ResultFile {
+	fileId: string;
+	fileName: string;
+	type: string;
+}
+
+function resultFilesOf(document: IDataObject): ResultFile[] {
+	return (Array.isArray(document.resultFiles) ? document.resultFiles : []).filter(
+		(f): f is ResultFile =>
+			!!f && typeof f === 'object' && typeof (f as ResultFile).fileId === 'string',
+	);
+}
+
+/** "FieldsJson" → "fieldsJson": the binary field a result file goes to. */
+function binaryKey(type: string, taken: IBinaryKeyData): string {
+	const base = type ? type[0].toLowerCase() + type.slice(1) : 'file';
+	let key = base;
+	for (let n = 2; key in taken; n++) key = `${base}_${n}`;
+	return key;
+}
+
+/**
+ * One output item per document of a Processed transaction (or per table row with Split Table
+ * Into Items): its fields as plain JSON, classification, business-rule errors and, on request,
+ * its result files as binary fields.
+ */
+export async function documentItems(
+	ctx: IExecuteFunctions,
+	client: VantageClient,
+	info: TransactionInfo,
+	options: ResultOptions,
+	itemIndex: number,
+	extra: IDataObject = {},
+): Promise<ItemOutput[]> {
+	const transactionId = info.id;
+	const download = async (file: ResultFile) =>
+		await client.request<Buffer>({
+			...endpoints.downloadFile(transactionId, file.fileId),
+			binary: true,
+			itemIndex,
+			action: `downloading result file "${file.fileName}" of transaction ${transactionId}`,
+			hints: TRANSACTION_HINTS,
+		});
+	const documents = Array.isArray(info.documents) ? info.documents : [];
+	const sourceFiles = (info.sourceFiles ?? []).map((f) => f.name);
+	const outputs: ItemOutput[] = [];
+	// A Processed transaction without documents still gets an item: nothing disappears silently.
+	for (const [position, document] of (documents.length ? documents : [{}]).entries()) {
+		const documentId = typeof document.id === 'string' ? document.id : null;
+		const files = resultFilesOf(document);
+		const jsonFile = files.find((f) => f.type === 'Json');
+		const binary: IBinaryKeyData = {};
+		let shaped: ReturnType<typeof shapeDocument>;
+		for (const file of files) {
+			const wanted = options.downloadTypes === 'all' || options.downloadTypes.includes(file.type);
+			if (file !== jsonFile && !wanted) continue;
+			const bytes = await download(file);
+			if (file === jsonFile) {
+				shaped = shapeDocument(
+					parseResult(ctx, bytes, transactionId, file, itemIndex),
+					documentId ?? undefined,
+					position,
+				);
+			}
+			if (wanted) {
+				binary[binaryKey(file.type, binary)] = await ctx.helpers.prepareBinaryData(
+					bytes,
+					safeFileName(file.fileName),
+					RESULT_TYPES[file.type] ?? 'application/octet-stream',
+				);
+			}
+		}
+		const base: IDataObject = {
+			transactionId,
+			documentId,
+			status: info.status,
+			skill: shaped?.skill ?? null,
+			classification: shapeClassification(document.classification),
+			businessRulesErrors: Array.isArray(document.businessRulesErrors)
+				? document.businessRulesErrors
+				: [],
+			sourceFiles,
+			resultFiles: files.map(({ fileId, fileName, type }) => ({ fileId, fileName, type })),
+			...(info.manualReviewLink ? { manualReviewLink: info.manualReviewLink } : {}),
+			...extra,
+		};
+		const fields = shaped?.fields ?? {};
+		const rows = options.splitTable
+			? splitRows(fields, options.splitTable)
+			: [{ fields, row: undefined as number | null | undefined }];
+		for (const { fields: rowFields, row } of rows) {
+			const json: IDataObject = { ...base, fields: rowFields };
+			if (row !== undefined) json.tableRow = row;
+			if (options.includeFieldDetails) json.fieldDetails = shaped?.fieldDetails ?? {};
+			outputs.push(Object.keys(binary).length ? { json, binary } : { json });
+		}
+	}
+	return outputs;
+}
+
+function parseResult(
+	ctx: IExecuteFunctions,
+	bytes: Buffer,
+	transactionId: string,
+	file: ResultFile,
+	itemIndex: number,
+): unknown {
+	try {
+		return JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+	} catch {
+		throw apiError(
+			ctx.getNode(),
+			itemIndex,
+			{ transactionId, fileId: file.fileId } as JsonObject,
+			`The result file "${file.fileName}" of transaction ${transactionId} is not valid JSON`,
+			{ output: { transactionId } },
+		);
+	}
+}

@@ -1,0 +1,82 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { runPerItem } from '../../helpers/items';
+import type { VantageClient } from '../../transport';
+import {
+	concurrencyOption,
+	pollOptions,
+	readConcurrency,
+	readOptions,
+	readPollSettings,
+	sortedOptions,
+} from '../common';
+import {
+	onManualReviewOption,
+	readOnManualReview,
+	readTransactionId,
+	TRANSACTION_POLL,
+	transactionIdProperty,
+} from './shared';
+import { Transactions } from './transactions';
+
+const CONCURRENCY = { default: 10, max: 100, what: 'transactions' };
+
+const properties: INodeProperties[] = [
+	transactionIdProperty,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: sortedOptions([
+			concurrencyOption(CONCURRENCY),
+			...pollOptions(TRANSACTION_POLL),
+			onManualReviewOption,
+		]),
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['transaction'], operation: ['waitForTransaction'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	const transactions = new Transactions(this, client);
+	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY);
+	return await runPerItem(
+		this,
+		items,
+		async (itemIndex) => {
+			const options = readOptions(this, itemIndex);
+			const poll = readPollSettings(this, itemIndex, options, TRANSACTION_POLL);
+			const onManualReview = readOnManualReview(this, itemIndex, options);
+			const transactionId = readTransactionId(this, itemIndex);
+			const { info, polls, stoppedForReview } = await transactions.wait(
+				transactionId,
+				poll,
+				onManualReview,
+				itemIndex,
+			);
+			if (!stoppedForReview && info.status !== 'Processed') {
+				throw transactions.failure(info, itemIndex);
+			}
+			return {
+				json: {
+					transactionId,
+					...info,
+					waitingForManualReview: stoppedForReview,
+					documentCount: Array.isArray(info.documents) ? info.documents.length : 0,
+					polls,
+				},
+			};
+		},
+		concurrency,
+	);
+}

@@ -1,0 +1,89 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { safeFileName } from '../../helpers/fileNames';
+import { runPerItem } from '../../helpers/items';
+import { requirePathParameter, requireText } from '../../helpers/validation';
+import { endpoints, type VantageClient } from '../../transport';
+import {
+	readDocumentId,
+	readTransactionId,
+	TRANSACTION_HINTS,
+	transactionIdProperty,
+} from '../transaction/shared';
+import { documentIdProperty } from './shared';
+
+const properties: INodeProperties[] = [
+	transactionIdProperty,
+	documentIdProperty,
+	{
+		displayName: 'File ID',
+		name: 'fileId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'ID of the source file, from the document’s sourceFiles (Get)',
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		hint: 'The name of the output binary field to put the file in',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['transactionDocument'], operation: ['downloadSourceFile'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, items, async (itemIndex) => {
+		const transactionId = readTransactionId(this, itemIndex);
+		const documentId = readDocumentId(this, itemIndex);
+		const fileId = requirePathParameter(
+			this,
+			itemIndex,
+			'File ID',
+			this.getNodeParameter('fileId', itemIndex),
+		);
+		const field = requireText(
+			this,
+			itemIndex,
+			'Put Output File in Field',
+			this.getNodeParameter('binaryPropertyName', itemIndex),
+		);
+		const document = await client.request<IDataObject | undefined>({
+			...endpoints.getTransactionDocument(transactionId, documentId),
+			itemIndex,
+			action: `reading document ${documentId} of transaction ${transactionId}`,
+			hints: TRANSACTION_HINTS,
+		});
+		const sourceFiles = Array.isArray(document?.sourceFiles)
+			? (document.sourceFiles as Array<{ id?: string; name?: string }>)
+			: [];
+		const fileName = safeFileName(sourceFiles.find((f) => f.id === fileId)?.name ?? fileId);
+		const bytes = await client.request<Buffer>({
+			...endpoints.downloadTransactionDocumentSourceFile(transactionId, documentId, fileId),
+			binary: true,
+			itemIndex,
+			action: `downloading source file ${fileId} of document ${documentId}`,
+			hints: TRANSACTION_HINTS,
+		});
+		return {
+			json: { transactionId, documentId, fileId, fileName, fileSize: bytes.length },
+			binary: { [field]: await this.helpers.prepareBinaryData(bytes, fileName) },
+		};
+	});
+}

@@ -1,0 +1,42 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { runPerItem } from '../../helpers/items';
+import { endpoints, type VantageClient } from '../../transport';
+import {
+	readDocumentId,
+	readTransactionId,
+	TRANSACTION_HINTS,
+	transactionIdProperty,
+} from '../transaction/shared';
+import { documentIdProperty } from './shared';
+
+const properties: INodeProperties[] = [transactionIdProperty, documentIdProperty];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['transactionDocument'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, items, async (itemIndex) => {
+		const transactionId = readTransactionId(this, itemIndex);
+		const documentId = readDocumentId(this, itemIndex);
+		const document = await client.request<IDataObject | undefined>({
+			...endpoints.getTransactionDocument(transactionId, documentId),
+			itemIndex,
+			action: `reading document ${documentId} of transaction ${transactionId}`,
+			hints: TRANSACTION_HINTS,
+		});
+		return { json: { transactionId, documentId, ...(document ?? {}) } };
+	});
+}

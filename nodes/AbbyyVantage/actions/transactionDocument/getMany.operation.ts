@@ -1,0 +1,40 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { runPerItem } from '../../helpers/items';
+import { endpoints, type VantageClient } from '../../transport';
+import { readReturnLimit, returnAllProperties } from '../common';
+import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from '../transaction/shared';
+
+const properties: INodeProperties[] = [transactionIdProperty, ...returnAllProperties()];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['transactionDocument'], operation: ['getMany'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, items, async (itemIndex) => {
+		const transactionId = readTransactionId(this, itemIndex);
+		const limit = readReturnLimit(this, itemIndex);
+		const documents = await client.request<IDataObject[] | undefined>({
+			...endpoints.getTransactionDocuments(transactionId),
+			itemIndex,
+			action: `listing the documents of transaction ${transactionId}`,
+			hints: TRANSACTION_HINTS,
+		});
+		const all = Array.isArray(documents) ? documents : [];
+		return (limit === undefined ? all : all.slice(0, limit)).map((document) => ({
+			json: { transactionId, ...document },
+		}));
+	});
+}

@@ -1,0 +1,186 @@
+import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { invalid } from './errors';
+import type { UploadPart } from './multipart';
+
+/** Vendor limits for one transaction (Processing API: 1000 files, 2 GB per upload). */
+export const MAX_FILES_PER_TRANSACTION = 1000;
+export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
+
+/** One input binary to upload. */
+export interface InputFile extends UploadPart {
+	itemIndex: number;
+	/** The binary property it came from. */
+	property: string;
+	/** The name it had in n8n (or one built from the MIME type). */
+	originalName: string;
+	mimeType: string;
+}
+
+/** Which binary properties of an item to upload. */
+export interface FileSelection {
+	all: boolean;
+	/** Property names, when not `all`. */
+	names: string[];
+}
+
+const EXTENSIONS: Record<string, string> = {
+	'application/pdf': 'pdf',
+	'image/jpeg': 'jpg',
+	'image/png': 'png',
+	'image/tiff': 'tif',
+	'image/bmp': 'bmp',
+	'image/gif': 'gif',
+	'text/plain': 'txt',
+	'application/msword': 'doc',
+	'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+	'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+};
+
+/** "data, attachment_0" → ["data", "attachment_0"]. */
+export function parseSelection(all: boolean, names: string): FileSelection {
+	return {
+		all,
+		names: names
+			.split(',')
+			.map((name) => name.trim())
+			.filter((name) => name !== ''),
+	};
+}
+
+function fallbackName(property: string, binary: IBinaryData): string {
+	const extension =
+		binary.fileExtension ?? EXTENSIONS[(binary.mimeType ?? '').split(';')[0].trim()] ?? 'bin';
+	return `${property}.${extension}`;
+}
+
+/**
+ * The binaries of one item, checked before any request: each named property must exist and hold
+ * a non-empty file. Files n8n keeps outside memory (filesystem or S3 mode) are streamed.
+ */
+export async function readInputFiles(
+	ctx: IExecuteFunctions,
+	item: INodeExecutionData,
+	itemIndex: number,
+	selection: FileSelection,
+): Promise<InputFile[]> {
+	const binaries = item.binary ?? {};
+	const properties = selection.all ? Object.keys(binaries) : selection.names;
+	if (properties.length === 0) {
+		throw invalid(
+			ctx,
+			itemIndex,
+			selection.all
+				? 'The input item has no binary data to process'
+				: 'Input Binary Fields is empty',
+			'Pass files into this node, e.g. from Read/Write Files from Disk, an e-mail trigger or an HTTP Request.',
+		);
+	}
+	const files: InputFile[] = [];
+	for (const property of properties) {
+		const binary = binaries[property];
+		if (!binary) {
+			const present = Object.keys(binaries);
+			throw invalid(
+				ctx,
+				itemIndex,
+				`The input item has no binary field "${property}"`,
+				present.length
+					? `Its binary fields are: ${present.join(', ')}.`
+					: 'It has no binary data at all.',
+			);
+		}
+		const streamed = typeof binary.id === 'string' && binary.id !== '';
+		const size = streamed
+			? Number((await ctx.helpers.getBinaryMetadata(binary.id as string)).fileSize)
+			: Buffer.byteLength(binary.data ?? '', 'base64');
+		const originalName = binary.fileName?.trim() || fallbackName(property, binary);
+		if (!(size > 0)) {
+			throw invalid(
+				ctx,
+				itemIndex,
+				`The file in binary field "${property}" (${originalName}) is empty`,
+			);
+		}
+		files.push({
+			itemIndex,
+			property,
+			originalName,
+			name: originalName,
+			mimeType: binary.mimeType || 'application/octet-stream',
+			size,
+			streamed,
+			open: async () =>
+				streamed
+					? ((await ctx.helpers.getBinaryStream(
+							binary.id as string,
+						)) as unknown as AsyncIterable<Uint8Array>)
+					: await ctx.helpers.getBinaryDataBuffer(itemIndex, property),
+		});
+	}
+	return files;
+}
+
+/**
+ * The name Vantage stores: it replaces these characters with `_` (docs.abbyy.com, processing
+ * documents with a single API call). Compared without case, to be safe.
+ */
+function storedKey(name: string): string {
+	return name.replace(/[:/?#[\]@!$&'()*+,;=\\]/g, '_').toLowerCase();
+}
+
+function withSuffix(name: string, n: number): string {
+	const dot = name.lastIndexOf('.');
+	return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+}
+
+/**
+ * Make every name unique within the transaction (Vantage answers 409 to a duplicate): a name
+ * that is taken gets " (2)", " (3)"… before its extension. Returns the files that were renamed.
+ */
+export function assignUniqueNames(
+	files: InputFile[],
+	taken: Iterable<string> = [],
+): Array<{ from: string; to: string; item: number; property: string }> {
+	const used = new Set([...taken].map(storedKey));
+	const renamed: Array<{ from: string; to: string; item: number; property: string }> = [];
+	for (const file of files) {
+		let name = file.originalName;
+		for (let n = 2; used.has(storedKey(name)); n++) name = withSuffix(file.originalName, n);
+		used.add(storedKey(name));
+		file.name = name;
+		if (name !== file.originalName) {
+			renamed.push({
+				from: file.originalName,
+				to: name,
+				item: file.itemIndex,
+				property: file.property,
+			});
+		}
+	}
+	return renamed;
+}
+
+/** The vendor's limits for one transaction, checked before any request. */
+export function checkUploadLimits(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	files: InputFile[],
+): void {
+	if (files.length > MAX_FILES_PER_TRANSACTION) {
+		throw invalid(
+			ctx,
+			itemIndex,
+			`${files.length} files are more than one transaction takes (${MAX_FILES_PER_TRANSACTION})`,
+			'Process the files in several runs, e.g. with Loop Over Items.',
+		);
+	}
+	const total = files.reduce((sum, file) => sum + file.size, 0);
+	if (total > MAX_UPLOAD_BYTES) {
+		throw invalid(
+			ctx,
+			itemIndex,
+			`The files add up to ${(total / 1024 ** 3).toFixed(2)} GB, more than the 2 GB Vantage accepts in one transaction`,
+		);
+	}
+}

@@ -1,0 +1,57 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { invalid } from './errors';
+import { describeValue } from './validation';
+
+/** Registration and skill parameters: at most 10 each (OpenAPI `maxItems`), key and value non-empty. */
+export const MAX_PARAMETERS = 10;
+
+export interface KeyValue {
+	key: string;
+	value: string;
+}
+
+/**
+ * A key/value list parameter (a fixedCollection `{ parameter: [{ key, value }] }`) as the API's
+ * `[{ key, value }]`. Numbers and booleans typed through expressions become text.
+ */
+export function readKeyValues(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	displayName: string,
+	value: unknown,
+): KeyValue[] {
+	const entries = (value as { parameter?: unknown } | undefined)?.parameter;
+	if (entries === undefined || entries === null) return [];
+	if (!Array.isArray(entries)) {
+		throw invalid(ctx, itemIndex, `${displayName} must be a list of keys and values`);
+	}
+	if (entries.length > MAX_PARAMETERS) {
+		throw invalid(
+			ctx,
+			itemIndex,
+			`${displayName} has ${entries.length} entries; Vantage accepts at most ${MAX_PARAMETERS}`,
+		);
+	}
+	const text = (v: unknown) =>
+		typeof v === 'string'
+			? v.trim()
+			: typeof v === 'number' || typeof v === 'boolean'
+				? String(v)
+				: undefined;
+	return entries.map((entry: { key?: unknown; value?: unknown }, position) => {
+		const key = text(entry?.key);
+		const val = text(entry?.value);
+		if (!key) {
+			throw invalid(
+				ctx,
+				itemIndex,
+				`${displayName}: the key of entry ${position + 1} is empty (${describeValue(entry?.key)})`,
+			);
+		}
+		if (val === undefined || val === '') {
+			throw invalid(ctx, itemIndex, `${displayName}: the value of "${key}" is empty`);
+		}
+		return { key, value: val };
+	});
+}

@@ -1,0 +1,478 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { readBinary, runNode, serialize } from '../../harness/n8n';
+import { binaryFile, fileItem, invoiceText } from '../../helpers/binary';
+import { useSimulator } from '../../helpers/fixture';
+import { nodeParams, rl } from '../../helpers/params';
+import { FIXTURE } from '../../simulator/simulator';
+
+const f = useSimulator((sim) =>
+	// The first status poll already sees the outcome: tests do not wait a poll interval.
+	sim.setDefaultTransactionScript({ processing: { polls: 0 } }),
+);
+
+const process = (extra: IDataObject = {}, options: IDataObject = {}) =>
+	nodeParams('transaction', 'processDocument', {
+		skillId: rl(FIXTURE.documentSkillId),
+		options: { pollInterval: 1, ...options },
+		...extra,
+	});
+
+const invoice = (
+	number: string,
+	name = `${number}.pdf`,
+	extra: Parameters<typeof invoiceText>[0] = { number },
+) => fileItem(binaryFile(name, invoiceText({ ...extra, number })));
+
+function uploads(route: 'LaunchTransaction' | 'AddFilesToTransaction') {
+	return f.sim
+		.requestsTo(route)
+		.map((r) => r.body as { model: IDataObject | null; files: IDataObject[] });
+}
+
+describe('Process Document: files in, fields out', () => {
+	test('one small file is launched in one call and comes back as one item with its fields as plain JSON', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [
+				invoice('INV-1', 'inv-1.pdf', {
+					number: 'INV-1',
+					date: '03.11.2025',
+					total: '1.250,00',
+					vendor: 'ACME GmbH',
+					poNumbers: ['PO-7', 'PO-8'],
+					lines: [
+						['Paper', '2', '10,00'],
+						['Toner', '1', '1.240,00'],
+					],
+				}),
+			],
+			parameters: process(),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		const [item] = result.items;
+		expect(item.pairedItem).toEqual({ item: 0 });
+		expect(item.json).toMatchObject({
+			status: 'Processed',
+			uploadMethod: 'launch',
+			skill: { id: FIXTURE.documentSkillId, name: 'Invoice' },
+			sourceFiles: ['inv-1.pdf'],
+			businessRulesErrors: [],
+			classification: null,
+		});
+		expect(item.json.transactionId).toMatch(/^[0-9a-f-]{36}$/);
+		expect(item.json.documentId).toMatch(/^[0-9a-f-]{36}$/);
+		const fields = item.json.fields as IDataObject;
+		expect(fields.InvoiceNumber).toBe('INV-1');
+		expect(fields.InvoiceDate).toBe('2025-11-03');
+		expect(fields.Total).toBe('1250.00');
+		// A repeating field is an array, a group an object, a table an array of row objects.
+		expect(fields.PONumbers).toEqual(['PO-7', 'PO-8']);
+		expect(fields.Vendor).toMatchObject({ Name: 'ACME GmbH' });
+		expect(fields.LineItems).toEqual([
+			{ Description: 'Paper', Quantity: '2', Amount: '10.00' },
+			{ Description: 'Toner', Quantity: '1', Amount: '1240.00' },
+		]);
+		expect(item.json.fieldDetails).toBeUndefined();
+		expect(uploads('LaunchTransaction')).toHaveLength(1);
+		expect(f.sim.requestsTo('CreateTransaction')).toHaveLength(0);
+		expect(f.sim.requestsTo('LaunchTransaction')[0].query).toEqual({
+			skillId: FIXTURE.documentSkillId,
+		});
+	});
+
+	test('Include Field Details adds confidence, raw value and verification flags beside the fields', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [
+				invoice('INV-2', 'inv.pdf', {
+					number: 'INV-2',
+					total: '1.250,00',
+					extra: ['Confidence.Total: 62'],
+				}),
+			],
+			parameters: process({}, { includeFieldDetails: true }),
+		});
+		const json = result.items[0].json;
+		expect((json.fields as IDataObject).Total).toBe('1250.00');
+		expect((json.fieldDetails as IDataObject).Total).toEqual({
+			value: '1250.00',
+			confidence: 62,
+			rawValue: '1.250,00',
+			needsVerification: true,
+			verified: false,
+		});
+	});
+
+	test('several files of a Process skill use create → add files → start, one item per extracted document', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [
+				fileItem({
+					first: binaryFile('a.pdf', invoiceText({ number: 'A-1' })),
+					second: binaryFile('b.pdf', invoiceText({ number: 'B-1' })),
+				}),
+			],
+			parameters: process({ skillId: rl(FIXTURE.processSkillId), inputFiles: 'all' }),
+		});
+		expect(result.error).toBeUndefined();
+		// The Process skill splits each file into two documents.
+		expect(result.items).toHaveLength(4);
+		expect(result.items.map((i) => i.pairedItem)).toEqual(Array(4).fill({ item: 0 }));
+		expect(new Set(result.items.map((i) => i.json.transactionId)).size).toBe(1);
+		expect(result.items.map((i) => (i.json.fields as IDataObject).InvoiceNumber).sort()).toEqual([
+			'A-1',
+			'A-1-2',
+			'B-1',
+			'B-1-2',
+		]);
+		expect(result.items[0].json).toMatchObject({
+			uploadMethod: 'separateCalls',
+			classification: { class: 'Invoice', confident: true },
+		});
+		expect(f.sim.requestsTo('CreateTransaction')).toHaveLength(1);
+		expect(uploads('AddFilesToTransaction')[0].files.map((file) => file.name)).toEqual([
+			'a.pdf',
+			'b.pdf',
+		]);
+		expect(f.sim.requestsTo('StartTransaction')).toHaveLength(1);
+		expect(f.sim.requestsTo('LaunchTransaction')).toHaveLength(0);
+	});
+
+	test('Upload Method pins the path, and the file bytes arrive unchanged', async () => {
+		const bytes = Buffer.from(
+			invoiceText({ number: 'PIN-1' }) + '\u0000\u00ff binary tail',
+			'latin1',
+		);
+		const result = await runNode({
+			credentials: f.store,
+			items: [fileItem(binaryFile('scan.pdf', bytes))],
+			parameters: process({}, { uploadMethod: 'separate' }),
+		});
+		expect(result.items[0].json.uploadMethod).toBe('separateCalls');
+		const [sent] = uploads('AddFilesToTransaction')[0].files;
+		expect(sent).toMatchObject({ name: 'scan.pdf', size: bytes.length });
+		const { createHash } = await import('node:crypto');
+		expect(sent.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+	});
+
+	test('One for All Items puts every item’s files into one transaction, paired with all the items', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('X-1'), invoice('X-2'), invoice('X-3')],
+			parameters: process({ skillId: rl(FIXTURE.processSkillId), transactionMode: 'combined' }),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(6);
+		for (const item of result.items) {
+			expect(item.pairedItem).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		}
+		expect(f.sim.createdCounts().transactions).toBe(1);
+	});
+
+	test('file names are made unique within the transaction, also where Vantage would replace characters', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [
+				invoice('D-1', 'invoice.pdf'),
+				invoice('D-2', 'invoice.pdf'),
+				invoice('D-3', 'a:b.pdf'),
+				invoice('D-4', 'a_b.pdf'),
+				fileItem(binaryFile(undefined, invoiceText({ number: 'D-5' }), 'image/png')),
+			],
+			parameters: process({ skillId: rl(FIXTURE.processSkillId), transactionMode: 'combined' }),
+		});
+		expect(result.error).toBeUndefined();
+		expect(uploads('AddFilesToTransaction')[0].files.map((file) => file.name)).toEqual([
+			'invoice.pdf',
+			'invoice (2).pdf',
+			'a:b.pdf',
+			'a_b (2).pdf',
+			'data.png',
+		]);
+		expect(result.items[0].json.renamedFiles).toEqual([
+			{ from: 'invoice.pdf', to: 'invoice (2).pdf', item: 1, property: 'data' },
+			{ from: 'a_b.pdf', to: 'a_b (2).pdf', item: 3, property: 'data' },
+		]);
+	});
+
+	test('registration and skill parameters and image options travel in the Model part', async () => {
+		await runNode({
+			credentials: f.store,
+			items: [invoice('M-1')],
+			parameters: process(
+				{},
+				{
+					registrationParameters: { parameter: [{ key: 'Source', value: 'n8n' }] },
+					skillParameters: { parameter: [{ key: 'Country', value: 'DE' }] },
+					autoCrop: 'Yes',
+					autoOrientation: 'No',
+				},
+			),
+		});
+		expect(uploads('LaunchTransaction')[0].model).toEqual({
+			files: [{ imageProcessingOptions: { autoCrop: 'Yes', autoOrientation: 'No' } }],
+			registrationParameters: [{ key: 'Source', value: 'n8n' }],
+			skillParameters: [{ key: 'Country', value: 'DE' }],
+		});
+	});
+
+	test('a classification skill gives the class and no fields', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('C-1')],
+			parameters: process({ skillId: rl(FIXTURE.classificationSkillId) }),
+		});
+		expect(result.items[0].json).toMatchObject({
+			fields: {},
+			resultFiles: [],
+			classification: { class: expect.any(String), confident: expect.any(Boolean) },
+		});
+	});
+
+	test('Split Table Into Items gives one item per line item, the other fields repeated', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [
+				invoice('T-1', 't.pdf', {
+					number: 'T-1',
+					lines: [
+						['A', '1', '1,00'],
+						['B', '2', '2,00'],
+						['C', '3', '3,00'],
+					],
+				}),
+			],
+			parameters: process({}, { splitTable: 'LineItems' }),
+		});
+		expect(result.items).toHaveLength(3);
+		expect(result.items.map((i) => i.json.tableRow)).toEqual([0, 1, 2]);
+		expect(
+			result.items.map(
+				(i) => ((i.json.fields as IDataObject).LineItems as IDataObject).Description,
+			),
+		).toEqual(['A', 'B', 'C']);
+		for (const item of result.items) {
+			expect((item.json.fields as IDataObject).InvoiceNumber).toBe('T-1');
+			expect(item.pairedItem).toEqual({ item: 0 });
+		}
+	});
+
+	test('Download Result Files attaches the files as binary fields named after their type', async () => {
+		const all = await runNode({
+			credentials: f.store,
+			items: [invoice('F-1')],
+			parameters: process({}, { downloadResultFiles: 'all' }),
+		});
+		const binary = all.items[0].binary ?? {};
+		expect(Object.keys(binary).sort()).toEqual(['fieldsJson', 'json', 'pdf']);
+		expect(binary.pdf).toMatchObject({ mimeType: 'application/pdf', fileName: 'Invoice.pdf' });
+		expect((await readBinary(all.items[0], 'pdf')).subarray(0, 8).toString()).toBe('%PDF-1.4');
+		const parsed = JSON.parse((await readBinary(all.items[0], 'json')).toString('utf8'));
+		expect(parsed.Documents[0].Id).toBe(all.items[0].json.documentId);
+
+		const chosen = await runNode({
+			credentials: f.store,
+			items: [invoice('F-2')],
+			parameters: process({}, { downloadResultFiles: 'selected', resultFileTypes: ['Pdf'] }),
+		});
+		expect(Object.keys(chosen.items[0].binary ?? {})).toEqual(['pdf']);
+	});
+
+	test('Delete Transaction After Reading deletes it once the results are in the output', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('DEL-1')],
+			parameters: process({}, { deleteAfterReading: true }),
+		});
+		expect(result.items[0].json).toMatchObject({ transactionDeleted: true });
+		expect(f.sim.requestsTo('DeleteTransaction')).toHaveLength(1);
+		expect(f.sim.requestsTo('DeleteTransaction')[0].params.transactionId).toBe(
+			result.items[0].json.transactionId,
+		);
+	});
+});
+
+describe('Process Document: waiting, manual review and failures', () => {
+	test('a transaction in Manual Review is waited for by default, then its results come out', async () => {
+		f.sim.scriptNextTransaction({ processing: { polls: 0 }, manualReview: { polls: 2 } });
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('R-1')],
+			parameters: process(),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({
+			status: 'Processed',
+			fields: { InvoiceNumber: 'R-1' },
+		});
+		expect(f.sim.requestsTo('GetTransactionInfo').length).toBeGreaterThanOrEqual(3);
+	});
+
+	test('On Manual Review = Output the Link stops waiting and says so, with the transaction ID', async () => {
+		f.sim.scriptNextTransaction({ processing: { polls: 0 }, manualReview: { polls: 100 } });
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('R-2')],
+			parameters: process({}, { onManualReview: 'output' }),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].json).toMatchObject({
+			status: 'Processing',
+			waitingForManualReview: true,
+			manualReviewLink: expect.stringContaining('/review/'),
+			uploadMethod: 'launch',
+		});
+		expect(result.items[0].json.transactionId).toMatch(/^[0-9a-f-]{36}$/);
+	});
+
+	test('a Failed transaction is an API error with Vantage’s reason and the transaction ID', async () => {
+		f.sim.scriptNextTransaction({
+			outcome: 'Failed',
+			processing: { polls: 0 },
+			error: 'The file is damaged',
+		});
+		const failed = await runNode({
+			credentials: f.store,
+			items: [invoice('E-1')],
+			parameters: process(),
+		});
+		expect(failed.error?.message).toMatch(
+			/^Transaction [0-9a-f-]{36} ended with status Failed: The file is damaged \[item 0\]$/,
+		);
+
+		f.sim.scriptNextTransaction({ outcome: 'Canceled', processing: { polls: 0 } });
+		const items = await runNode({
+			credentials: f.store,
+			items: [invoice('E-2'), invoice('E-3')],
+			parameters: process(),
+			continueOnFail: true,
+		});
+		// The first item's transaction was canceled; the second one processed.
+		const [canceled, fine] = items.items;
+		expect(canceled.json).toMatchObject({ status: 'Canceled', transactionId: expect.any(String) });
+		expect(canceled.json.error).toMatch(/ended with status Canceled \[item 0\]$/);
+		expect(fine.json).toMatchObject({ status: 'Processed', fields: { InvoiceNumber: 'E-3' } });
+		expect(fine.pairedItem).toEqual({ item: 1 });
+	});
+
+	test('a transaction that does not finish within Timeout is reported with its ID and last status', async () => {
+		f.sim.scriptNextTransaction({ outcome: 'Never', processing: { polls: 0 } });
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('W-1')],
+			parameters: process({}, { timeout: 1 }),
+			continueOnFail: true,
+		});
+		expect(result.items[0].json.error).toMatch(
+			/^Transaction [0-9a-f-]{36} did not finish within 1 second; last status: Processing \[item 0\]$/,
+		);
+		expect(result.items[0].json.transactionId).toMatch(/^[0-9a-f-]{36}$/);
+	});
+
+	test('cancelling the execution stops the wait at once', async () => {
+		f.sim.scriptNextTransaction({ outcome: 'Never', processing: { polls: 0 } });
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('W-2')],
+			parameters: process({}, { pollInterval: 30 }),
+			cancelAfterMs: 500,
+		});
+		expect(result.status).toBe('canceled');
+		// Stopped long before the 30 s poll interval was over.
+		expect(result.elapsedMs).toBeLessThan(10_000);
+	});
+
+	test('a token that expired during the run is renewed once and the launch is not repeated', async () => {
+		await runNode({ credentials: f.store, items: [invoice('T-0')], parameters: process() });
+		f.sim.revokeTokens();
+		const before = f.sim.createdCounts().transactions;
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('T-1')],
+			parameters: process(),
+		});
+		expect(result.error).toBeUndefined();
+		expect(f.sim.createdCounts().transactions - before).toBe(1);
+		expect(serialize(result)).not.toContain(FIXTURE.password);
+	});
+});
+
+describe('Process Document: bad input is refused before any request', () => {
+	const cases: Array<[string, INodeExecutionData[], IDataObject, IDataObject, RegExp]> = [
+		[
+			'a missing binary field',
+			[fileItem({ other: binaryFile('x.pdf', 'x') })],
+			{},
+			{},
+			/^The input item has no binary field "data" \[item 0\]$/,
+		],
+		[
+			'an empty file',
+			[fileItem(binaryFile('empty.pdf', ''))],
+			{},
+			{},
+			/^The file in binary field "data" \(empty.pdf\) is empty \[item 0\]$/,
+		],
+		[
+			'an item without binary data',
+			[{ json: {} }],
+			{ inputFiles: 'all' },
+			{},
+			/^The input item has no binary data to process \[item 0\]$/,
+		],
+		[
+			'11 registration parameters',
+			[invoice('B-1')],
+			{},
+			{
+				registrationParameters: {
+					parameter: Array.from({ length: 11 }, (_, i) => ({ key: `k${i}`, value: 'v' })),
+				},
+			},
+			/^Registration Parameters has 11 entries; Vantage accepts at most 10 \[item 0\]$/,
+		],
+		[
+			'an empty parameter key',
+			[invoice('B-2')],
+			{},
+			{ skillParameters: { parameter: [{ key: ' ', value: 'v' }] } },
+			/^Skill Parameters: the key of entry 1 is empty/,
+		],
+		[
+			'a Poll Interval under one second',
+			[invoice('B-3')],
+			{},
+			{ pollInterval: 0.5 },
+			/^Poll Interval must be between 1 and 86400 seconds, not 0.5 \[item 0\]$/,
+		],
+		[
+			'an empty Skill from an expression',
+			[invoice('B-4')],
+			{ skillId: rl('={{ "" }}') },
+			{},
+			/^Skill is empty \[item 0\]$/,
+		],
+	];
+	test.each(cases)('%s', async (_name, items, extra, options, message) => {
+		const result = await runNode({
+			credentials: f.store,
+			items,
+			parameters: process(extra, options),
+		});
+		expect(result.error?.message).toMatch(message);
+		expect(f.sim.requests).toHaveLength(0);
+	});
+
+	test('bad input in a later item stops the run before the first item creates anything', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('OK-1'), fileItem({ other: binaryFile('x.pdf', 'x') })],
+			parameters: process(),
+		});
+		expect(result.error?.message).toMatch(/\[item 1\]$/);
+		expect(f.sim.createdCounts().transactions).toBe(0);
+	});
+});

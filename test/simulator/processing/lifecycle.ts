@@ -1,0 +1,234 @@
+/**
+ * A transaction's life: New → (start or launch) Processing → Processed | Failed | Canceled, each
+ * started transaction following a TransactionScript (first in, first out, like exports), with an
+ * optional manual review phase. Also builds the documents a start produces and the TransactionDto.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { z } from 'zod/v4';
+
+import { FIXTURE } from '../fixture';
+import type { SkillsArea } from '../routes/skills';
+import type * as S from '../schemas';
+import type { SimulatorCore } from '../server';
+import type { ReceivedFile } from './uploads';
+import { Results } from './results';
+import {
+	byIndex,
+	DEFAULT_ERROR,
+	TransactionStore,
+	type DocumentState,
+	type KeyValue,
+	type Pace,
+	type SourceFile,
+	type TransactionScript,
+	type TransactionState,
+} from './state';
+
+export type Outcome = 'Processed' | 'Failed' | 'Canceled';
+
+export interface SeedOptions {
+	/** Default FIXTURE.documentSkillId. */
+	skillId?: string;
+	/** Default 'Processed'. */
+	status?: Outcome;
+	/** Completion time of each (default now); creation is one second earlier. */
+	completedAt?: Date | ((i: number) => Date);
+	registrationParameters?: KeyValue[];
+}
+
+function reached(pace: Pace, polls: number, elapsedMs: number): boolean {
+	return 'polls' in pace ? polls >= pace.polls : elapsedMs >= pace.ms;
+}
+
+export class Processing {
+	readonly store: TransactionStore;
+	readonly results: Results;
+	private scripts: TransactionScript[] = [];
+	private defaultScript: TransactionScript = {};
+
+	constructor(
+		private readonly core: SimulatorCore,
+		readonly skills: SkillsArea,
+	) {
+		this.store = new TransactionStore(() => core.options.deleteGraceMs);
+		this.results = new Results(skills);
+	}
+
+	/** The next transaction to start follows `script`. */
+	scriptNext(script: TransactionScript): void {
+		this.scripts.push(script);
+	}
+
+	setDefaultScript(script: TransactionScript): void {
+		this.defaultScript = script;
+	}
+
+	addFiles(
+		tx: TransactionState,
+		received: ReceivedFile[],
+		metadata: Array<z.infer<typeof S.TransactionFileMetadataDto>> | null | undefined,
+		document: DocumentState | null,
+	): SourceFile[] {
+		const added = received.map((r, i): SourceFile => {
+			const meta = metadata?.[i];
+			return {
+				id: randomUUID(),
+				name: r.name,
+				sentName: r.sentName,
+				size: r.size,
+				sha256: r.sha256,
+				contentType: r.contentType,
+				head: r.head,
+				truncated: r.truncated,
+				index: meta?.index ?? null,
+				imageProcessingOptions: meta?.imageProcessingOptions,
+				registrationParameters: meta?.registrationParameters ?? [],
+				documentId: document?.id ?? null,
+			};
+		});
+		tx.files.push(...added);
+		document?.fileIds.push(...added.map((f) => f.id));
+		return added;
+	}
+
+	/** Start processing (StartTransaction, LaunchTransaction): documents are built now. */
+	start(tx: TransactionState, script?: TransactionScript): void {
+		tx.documents = this.buildDocuments(tx);
+		tx.status = 'Processing';
+		tx.startedAt = Date.now();
+		tx.polls = 0;
+		tx.script = script ?? this.scripts.shift() ?? this.defaultScript;
+	}
+
+	/**
+	 * Documents after start. Documents created by CreateTransactionDocument keep their files (empty
+	 * ones are dropped). Files added to the transaction itself: a Process skill splits each into two
+	 * documents (pages 1 and 2 of a bundle); other skills put them all into their one document.
+	 */
+	private buildDocuments(tx: TransactionState): DocumentState[] {
+		const skill = this.skills.get(tx.skillId);
+		const explicit = byIndex(tx.documents.filter((d) => d.fileIds.length > 0));
+		const loose = byIndex(tx.files.filter((f) => f.documentId === null));
+		const doc = (fileIds: string[], page: number, index: number | null): DocumentState => ({
+			id: randomUUID(),
+			index,
+			explicit: false,
+			fileIds,
+			page,
+			resultFiles: [],
+			ruleErrors: [],
+		});
+		if (skill?.type === 'Process') {
+			return [
+				...explicit,
+				...loose.flatMap((f) => [doc([f.id], 1, f.index), doc([f.id], 2, f.index)]),
+			];
+		}
+		if (loose.length === 0) return explicit;
+		if (explicit.length > 0) {
+			explicit[0].fileIds.push(...loose.map((f) => f.id));
+			return explicit;
+		}
+		return [
+			doc(
+				loose.map((f) => f.id),
+				1,
+				null,
+			),
+		];
+	}
+
+	/**
+	 * Move a Processing transaction along its script. GetTransactionInfo counts as a poll; other
+	 * views (lists, state) see the state as of the last poll, or as time has moved it.
+	 */
+	advance(tx: TransactionState, countPoll: boolean): void {
+		if (tx.status !== 'Processing' || tx.startedAt === null) return;
+		const now = Date.now();
+		const poll = countPoll ? tx.polls++ : tx.polls - 1;
+		const { outcome = 'Processed', processing = { polls: 1 }, manualReview } = tx.script;
+		if (!tx.review) {
+			if (!reached(processing, poll, now - tx.startedAt)) return;
+			if (manualReview) {
+				tx.review = {
+					poll,
+					at: 'ms' in processing ? tx.startedAt + processing.ms : now,
+					link: `${this.core.url}/review/${tx.id}?token=${randomBytes(16).toString('hex')}`,
+				};
+			}
+		}
+		if (outcome === 'Never') return;
+		if (tx.review && manualReview) {
+			if (!reached(manualReview, poll - tx.review.poll, now - tx.review.at)) return;
+		}
+		this.finish(tx, outcome);
+	}
+
+	finish(tx: TransactionState, outcome: Outcome, at = Date.now()): void {
+		tx.status = outcome;
+		tx.completedAt = at;
+		tx.review = null;
+		if (outcome === 'Processed') this.results.process(tx);
+		if (outcome === 'Failed') tx.error = tx.script.error ?? DEFAULT_ERROR;
+	}
+
+	/** Finish a transaction now, whatever its script says (a New one is started first). */
+	complete(id: string, outcome: Outcome = 'Processed'): void {
+		const tx = this.store.get(id);
+		if (!tx) throw new Error(`no transaction ${id}`);
+		if (tx.status === 'New') this.start(tx, { outcome: 'Never' });
+		if (tx.status !== 'Processing') throw new Error(`transaction ${id} is ${tx.status}`);
+		this.finish(tx, outcome);
+	}
+
+	/** Finished transactions with one file, documents and results, created directly (fast). */
+	seedCompleted(count: number, options: SeedOptions = {}): string[] {
+		const skillId = options.skillId ?? FIXTURE.documentSkillId;
+		const skill = this.skills.get(skillId);
+		if (!skill) throw new Error(`no skill ${skillId}`);
+		const ids: string[] = [];
+		for (let i = 0; i < count; i++) {
+			const when = options.completedAt;
+			const at = (typeof when === 'function' ? when(i) : (when ?? new Date())).getTime();
+			const tx = this.store.create(skill.id, {
+				registrationParameters: options.registrationParameters,
+				createdAt: at - 1000,
+			});
+			const head = Buffer.from(`Seeded transaction ${i + 1}\n`, 'utf8');
+			const name = `seed-${i + 1}.txt`;
+			const file = {
+				sentName: name,
+				name,
+				size: head.length,
+				sha256: createHash('sha256').update(head).digest('hex'),
+				contentType: 'text/plain',
+				head,
+				truncated: false,
+			};
+			this.addFiles(tx, [file], null, null);
+			this.start(tx, { outcome: 'Never' });
+			tx.startedAt = tx.createdAt;
+			this.finish(tx, options.status ?? 'Processed', at);
+			ids.push(tx.id);
+		}
+		return ids;
+	}
+
+	/** GetTransactionInfo's answer. */
+	view(tx: TransactionState): z.infer<typeof S.TransactionDto> {
+		const documents =
+			tx.status === 'New'
+				? tx.documents.map((d) => ({ id: d.id }))
+				: tx.status === 'Processed'
+					? tx.documents.map((d) => this.results.dto(d))
+					: undefined;
+		return {
+			id: tx.id,
+			status: tx.status,
+			...(tx.status === 'Processing' && tx.review ? { manualReviewLink: tx.review.link } : {}),
+			...(documents ? { documents } : {}),
+			...(tx.status === 'Failed' ? { error: tx.error } : {}),
+			sourceFiles: tx.files.map((f) => ({ id: f.id, name: f.name })),
+		};
+	}
+}
