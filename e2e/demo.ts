@@ -7,7 +7,9 @@
  * once, to install n8n into e2e/.work/host).
  */
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 
 import { n8n, parseRun } from './lib/n8n';
 import { setUp } from './lib/setup';
@@ -78,7 +80,10 @@ async function waitForReady(url: string, timeoutMs: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-	const { instance, sim, workflows } = await setUp({ includeE2eWorkflows: false });
+	const { instance, sim, workflows, folders } = await setUp({ includeE2eWorkflows: false });
+	console.log(
+		`[e2e] sample documents: ${readdirSync(folders.invoices).join(', ')} in ${folders.invoices}; ${readdirSync(folders.attachments).join(', ')} in ${folders.attachments}`,
+	);
 	for (const workflow of workflows) {
 		const result = await n8n(instance, ['execute', `--id=${workflow.id}`, '--rawOutput']);
 		printRun(`${workflow.name}  (${workflow.file})`, parseRun(result.stdout), result.code);
@@ -87,6 +92,11 @@ async function main(): Promise<void> {
 		`\nThe simulator received ${sim.requestsTo().length} requests, ${sim.requestsTo('Token').length} of them for a token.`,
 	);
 	console.log(`CSV files written by the report example: ${instance.filesDir}`);
+	for (const file of readdirSync(folders.spreadsheets)) {
+		const path = join(folders.spreadsheets, file);
+		console.log(`Spreadsheet written by the invoices example: ${path}`);
+		for (const line of readFileSync(path, 'utf8').trimEnd().split('\n')) console.log(`    ${line}`);
+	}
 
 	const port = (await portIsFree(5678)) ? 5678 : Number(instance.env.N8N_PORT);
 	const url = `http://127.0.0.1:${port}`;
@@ -114,7 +124,7 @@ async function main(): Promise<void> {
 	});
 	console.log(`
 Open ${url} and sign in as ${OWNER.email} / ${OWNER.password}.
-The three example workflows and the executions above are there; the ABBYY Vantage node talks to
+The ${workflows.length} example workflows and the executions above are there; the ABBYY Vantage node talks to
 the simulator at ${sim.url}, so "Execute workflow" works in the editor too.
 
 Press Ctrl-C here to stop n8n and the simulator.`);

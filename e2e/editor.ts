@@ -7,7 +7,7 @@
  * to e2e/.work/test-artifacts/editor/. Ends with `N passed, M failed`.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { chromium, type Page } from 'playwright-core';
@@ -45,6 +45,13 @@ const COMMON_HIDDEN = [
 	'Catalog',
 	'Record IDs Source',
 	'Wait For Completion',
+	'Skill',
+	'Document ID',
+	'File ID',
+	'Input Files',
+	'Input Binary Fields',
+	'Transactions',
+	'Return All',
 ];
 
 function hiddenExcept(...shown: string[]): string[] {
@@ -89,11 +96,152 @@ const screens: Screen[] = [
 		then: async (page) => await selectOption(page, 'files', 'One File'),
 	},
 	{
+		slug: 'skill-get-many',
+		resource: 'Skill',
+		operation: 'Get Many',
+		shown: ['Return All', 'Limit'],
+		hidden: hiddenExcept('Return All'),
+	},
+	{
+		slug: 'skill-get',
+		resource: 'Skill',
+		operation: 'Get',
+		shown: ['Skill'],
+		hidden: [...hiddenExcept('Skill'), 'Options', 'Limit'],
+	},
+	{
+		slug: 'transaction-process-document',
+		resource: 'Transaction',
+		operation: 'Process Document',
+		shown: ['Skill', 'Input Files', 'Input Binary Fields', 'Transactions', 'Options'],
+		hidden: hiddenExcept('Skill', 'Input Files', 'Input Binary Fields', 'Transactions'),
+	},
+	{
+		slug: 'transaction-process-document-all-files',
+		resource: 'Transaction',
+		operation: 'Process Document',
+		shown: ['Skill', 'Input Files', 'Transactions', 'Options'],
+		hidden: hiddenExcept('Skill', 'Input Files', 'Transactions'),
+		then: async (page) => await selectOption(page, 'inputFiles', 'All Binary Fields'),
+	},
+	{
+		slug: 'transaction-create',
+		resource: 'Transaction',
+		operation: 'Create',
+		shown: ['Skill', 'Options'],
+		hidden: hiddenExcept('Skill'),
+	},
+	{
+		slug: 'transaction-add-files',
+		resource: 'Transaction',
+		operation: 'Add Files',
+		shown: ['Transaction ID', 'Input Files', 'Input Binary Fields', 'Options'],
+		hidden: hiddenExcept('Transaction ID', 'Input Files', 'Input Binary Fields'),
+	},
+	{
+		slug: 'transaction-start',
+		resource: 'Transaction',
+		operation: 'Start',
+		shown: ['Transaction ID'],
+		hidden: [...hiddenExcept('Transaction ID'), 'Options'],
+	},
+	{
+		slug: 'transaction-get',
+		resource: 'Transaction',
+		operation: 'Get',
+		shown: ['Transaction ID'],
+		hidden: [...hiddenExcept('Transaction ID'), 'Options'],
+	},
+	{
+		slug: 'transaction-wait-for-transaction',
+		resource: 'Transaction',
+		operation: 'Wait For Transaction',
+		shown: ['Transaction ID', 'Options'],
+		hidden: hiddenExcept('Transaction ID'),
+	},
+	{
+		slug: 'transaction-get-results',
+		resource: 'Transaction',
+		operation: 'Get Results',
+		shown: ['Transaction ID', 'Options'],
+		hidden: hiddenExcept('Transaction ID'),
+	},
+	{
+		slug: 'transaction-download-file',
+		resource: 'Transaction',
+		operation: 'Download File',
+		shown: ['Transaction ID', 'File ID', 'Put Output File in Field'],
+		hidden: [...hiddenExcept('Transaction ID', 'File ID'), 'Options'],
+	},
+	{
+		slug: 'transaction-get-many',
+		resource: 'Transaction',
+		operation: 'Get Many',
+		shown: ['Transactions', 'Return All', 'Limit', 'Filters'],
+		hidden: hiddenExcept('Transactions', 'Return All'),
+	},
+	{
+		slug: 'transaction-delete',
+		resource: 'Transaction',
+		operation: 'Delete',
+		shown: ['Transaction ID'],
+		hidden: [...hiddenExcept('Transaction ID'), 'Options'],
+	},
+	{
+		slug: 'transaction-get-registration-parameters',
+		resource: 'Transaction',
+		operation: 'Get Registration Parameters',
+		shown: ['Transaction ID'],
+		hidden: [...hiddenExcept('Transaction ID'), 'Options'],
+	},
+	{
+		slug: 'transaction-get-skill-parameters',
+		resource: 'Transaction',
+		operation: 'Get Skill Parameters',
+		shown: ['Transaction ID'],
+		hidden: [...hiddenExcept('Transaction ID'), 'Options'],
+	},
+	{
+		slug: 'transaction-generate-mobile-input-link',
+		resource: 'Transaction',
+		operation: 'Generate Mobile Input Link',
+		shown: ['Transaction ID'],
+		hidden: [...hiddenExcept('Transaction ID'), 'Options'],
+	},
+	{
 		slug: 'transaction-document-add',
 		resource: 'Transaction Document',
 		operation: 'Add',
 		shown: ['Transaction ID', 'Additional Fields'],
 		hidden: hiddenExcept('Transaction ID'),
+	},
+	{
+		slug: 'transaction-document-get',
+		resource: 'Transaction Document',
+		operation: 'Get',
+		shown: ['Transaction ID', 'Document ID'],
+		hidden: [...hiddenExcept('Transaction ID', 'Document ID'), 'Additional Fields'],
+	},
+	{
+		slug: 'transaction-document-get-many',
+		resource: 'Transaction Document',
+		operation: 'Get Many',
+		shown: ['Transaction ID', 'Return All', 'Limit'],
+		hidden: hiddenExcept('Transaction ID', 'Return All'),
+	},
+	{
+		slug: 'transaction-document-delete',
+		resource: 'Transaction Document',
+		operation: 'Delete',
+		shown: ['Transaction ID', 'Document ID'],
+		hidden: [...hiddenExcept('Transaction ID', 'Document ID'), 'Additional Fields'],
+	},
+	{
+		slug: 'transaction-document-download-source-file',
+		resource: 'Transaction Document',
+		operation: 'Download Source File',
+		shown: ['Transaction ID', 'Document ID', 'File ID', 'Put Output File in Field'],
+		hidden: hiddenExcept('Transaction ID', 'Document ID', 'File ID'),
 	},
 	{
 		slug: 'catalog-delete-records-list',
@@ -177,6 +325,7 @@ async function main(): Promise<void> {
 		);
 		finish(1);
 	}
+	rmSync(ARTIFACTS, { recursive: true, force: true });
 	mkdirSync(ARTIFACTS, { recursive: true });
 	const { instance, sim } = await setUp({ includeE2eWorkflows: false });
 	const port = Number(instance.env.N8N_PORT);
@@ -210,6 +359,29 @@ async function main(): Promise<void> {
 		const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
 		await context.addCookies([{ name: 'n8n-auth', value: auth, url }]);
 		const page = await context.newPage();
+
+		// The document examples open with every node known and none flagged with issues.
+		for (const [id, file, nodes] of [
+			['vantageExInvoices1', 'invoices-to-spreadsheet', 7],
+			['vantageExEmail0001', 'email-attachments', 7],
+		] as const) {
+			await check(
+				`examples/${file}.json opens with its ${nodes} nodes and no node issues`,
+				async () => {
+					await page.goto(`${url}/workflow/${id}`);
+					const canvasNodes = page.locator('[data-test-id="canvas-node"]');
+					await canvasNodes.nth(nodes - 1).waitFor({ timeout: 30_000 });
+					await page.waitForTimeout(500);
+					await page.screenshot({ path: join(ARTIFACTS, `example-${file}.png`) });
+					const count = await canvasNodes.count();
+					const warnings = await page
+						.locator('[data-test-id="canvas-node-status-warning"]')
+						.count();
+					if (count !== nodes || warnings)
+						throw new Error(`${count} nodes (expected ${nodes}), ${warnings} with issues`);
+				},
+			);
+		}
 
 		// An imported example has a trigger already; add the node to it from the node creator.
 		await page.goto(`${url}/workflow/vantageExDocument1`);
@@ -258,6 +430,55 @@ async function main(): Promise<void> {
 				},
 			);
 		}
+
+		await check(
+			'Skill → From List loads the published skills from Vantage and picks one',
+			async () => {
+				await selectOption(page, 'resource', 'Skill');
+				await selectOption(page, 'operation', 'Get');
+				const locator = page.locator('[data-test-id="parameter-input-skillId"]').first();
+				await locator.locator('[data-test-id="rlc-input"]').click();
+				const items = page.locator('[data-test-id="rlc-item"]');
+				// An item's text is its name, then possibly a badge or link on a line of its own.
+				const itemNames = async () =>
+					(await items.allInnerTexts()).map((text) => text.trim().split('\n')[0].trim());
+				await items.first().waitFor({ timeout: 15_000 });
+				const names = await itemNames();
+				await page.screenshot({
+					path: join(ARTIFACTS, `${String(screens.length + 1).padStart(2, '0')}-skill-list.png`),
+				});
+				const expected = [
+					'Invoice (Document)',
+					'Invoice Processing (Process)',
+					'Receipt (Document)',
+				];
+				const missing = expected.filter((name) => !names.includes(name));
+				if (missing.length)
+					throw new Error(`missing: [${missing.join(', ')}]; listed: [${names.join(', ')}]`);
+				// The search box filters the list.
+				await page
+					.locator('[data-test-id="rlc-search"] input, input[data-test-id="rlc-search"]')
+					.first()
+					.fill('invoice');
+				const wanted = JSON.stringify(['Invoice (Document)', 'Invoice Processing (Process)']);
+				let filtered: string[] = [];
+				for (let tries = 0; tries < 40; tries++) {
+					filtered = await itemNames();
+					if (JSON.stringify(filtered) === wanted) break;
+					await page.waitForTimeout(250);
+				}
+				if (JSON.stringify(filtered) !== wanted)
+					throw new Error(`search "invoice" listed: [${filtered.join(', ')}]`);
+				await items.filter({ hasText: 'Invoice (Document)' }).first().click();
+				const value = await locator
+					.locator('input[data-test-id="rlc-input"], [data-test-id="rlc-input"] input')
+					.first()
+					.inputValue();
+				if (value !== 'Invoice (Document)') throw new Error(`picked: "${value}"`);
+				if (!sim.requestsTo('GetAvailableSkills').length)
+					throw new Error('the simulator got no skill list request');
+			},
+		);
 	} finally {
 		await browser.close();
 		server.kill('SIGTERM');

@@ -5,13 +5,15 @@
  * and the example workflows → `n8n execute` each → assert on n8n's output, the files written and
  * the simulator's request log. Ends with `N passed, M failed`; exit code 1 if anything failed.
  */
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
-import { FIXTURE } from '../test/simulator/simulator';
+import { FIXTURE, type RouteId, type VantageSimulator } from '../test/simulator/simulator';
 import { check, finish } from './lib/checks';
+import { csvRecords, sha256File } from './lib/files';
 import { n8n, parseRun, type N8nInstance } from './lib/n8n';
-import { CLEANUP_CATALOG, REPORT_FILES, setUp } from './lib/setup';
+import { ATTACHMENTS, INVOICES, NOT_AN_INVOICE, type SampleInvoice } from './lib/samples';
+import { CLEANUP_CATALOG, REPORT_FILES, setUp, type Setup } from './lib/setup';
 
 type Json = Record<string, unknown>;
 type Item = { json: Json; binary?: Json; pairedItem?: unknown };
@@ -36,14 +38,235 @@ function runError(run: Json | undefined): Json | undefined {
 	return ((run?.data as Json)?.resultData as Json)?.error as Json | undefined;
 }
 
-async function execute(instance: N8nInstance, workflowId: string) {
-	const result = await n8n(instance, ['execute', `--id=${workflowId}`, '--rawOutput']);
+async function execute(instance: N8nInstance, workflowId: string, env: NodeJS.ProcessEnv = {}) {
+	const result = await n8n({ ...instance, env: { ...instance.env, ...env } }, [
+		'execute',
+		`--id=${workflowId}`,
+		'--rawOutput',
+	]);
 	return { ...result, run: parseRun(result.stdout) };
+}
+
+type Execution = Awaited<ReturnType<typeof execute>>;
+
+function succeeded(execution: Execution): void {
+	const error = runError(execution.run);
+	assert(
+		execution.code === 0 && execution.run?.status === 'success',
+		`exit code ${execution.code}, status ${execution.run?.status}${error ? `: ${error.message}` : ''}${execution.run ? '' : `\n${execution.stdout.slice(-2000)}${execution.stderr.slice(-2000)}`}`,
+	);
+}
+
+/** The file name of the binary an item carries in `data` (as Read/Write Files from Disk sets it). */
+function fileNameOf(item: Item): string {
+	return String(((item.binary as Record<string, Json> | undefined)?.data ?? {}).fileName);
+}
+
+function sample(samples: SampleInvoice[], file: string): SampleInvoice {
+	const found = samples.find((s) => s.file === file);
+	assert(found, `no sample named ${file}`);
+	return found;
+}
+
+/** The files of every upload request to `route`, as the simulator hashed them on arrival. */
+function uploadedFiles(
+	sim: VantageSimulator,
+	route: 'LaunchTransaction' | 'AddFilesToTransaction',
+) {
+	return sim.requestsTo(route).flatMap(
+		(r) =>
+			(
+				r.body as {
+					files: Array<{ name: string; size: number; sha256: string; contentType: string }>;
+				}
+			).files,
+	);
+}
+
+/** Each upload byte-identical to its file on disk (sha256 and size), and each file once. */
+function identicalToDisk(
+	uploads: Array<{ name: string; size: number; sha256: string }>,
+	folder: string,
+	files: string[],
+): void {
+	equal(uploads.map((u) => u.name).sort(), [...files].sort(), 'files uploaded');
+	for (const upload of uploads) {
+		const path = join(folder, upload.name);
+		equal(
+			[upload.size, upload.sha256],
+			[readFileSync(path).length, sha256File(path)],
+			`size and sha256 of ${upload.name}`,
+		);
+	}
+}
+
+/** The spreadsheet row the invoices example writes for a sample. */
+function spreadsheetRow(invoice: SampleInvoice): Record<string, string> {
+	const e = invoice.expected;
+	return {
+		File: invoice.file,
+		'Invoice Number': e.InvoiceNumber,
+		'Invoice Date': e.InvoiceDate,
+		Vendor: e.Vendor.Name,
+		'VAT ID': e.Vendor.VatId ?? '',
+		Total: String(e.Total),
+		Currency: e.Currency ?? '',
+		'PO Numbers': e.PONumbers.join(', '),
+		Items: e.LineItems.map((l) => `${l.Quantity} × ${l.Description}`).join('; '),
+	};
+}
+
+const SPREADSHEET_COLUMNS = [
+	'File',
+	'Invoice Number',
+	'Invoice Date',
+	'Vendor',
+	'VAT ID',
+	'Total',
+	'Currency',
+	'PO Numbers',
+	'Items',
+	'Transaction ID',
+];
+
+/**
+ * examples/invoices-to-spreadsheet.json in one binary-data mode: `default` keeps the PDFs in the
+ * items (base64), `filesystem` (n8n 2's default) keeps them on disk, so the node streams them.
+ */
+async function invoicesExample(
+	setup: Setup,
+	mode: 'default' | 'filesystem',
+	spreadsheetBefore?: Array<Record<string, string>>,
+): Promise<{ execution: Execution; spreadsheet?: Array<Record<string, string>> }> {
+	const { instance, sim, folders } = setup;
+	console.log(
+		mode === 'default'
+			? '\nexamples/invoices-to-spreadsheet.json, binary data in memory (N8N_DEFAULT_BINARY_DATA_MODE=default)'
+			: "\nexamples/invoices-to-spreadsheet.json again, binary data on disk (N8N_DEFAULT_BINARY_DATA_MODE=filesystem, n8n 2's default)",
+	);
+	for (const old of readdirSync(folders.spreadsheets)) rmSync(join(folders.spreadsheets, old));
+	sim.clearLog();
+	const execution = await execute(instance, 'vantageExInvoices1', {
+		N8N_DEFAULT_BINARY_DATA_MODE: mode,
+	});
+	const label = mode === 'default' ? 'memory' : 'filesystem';
+	let spreadsheet: Array<Record<string, string>> | undefined;
+
+	await check(
+		`[${label}] runs to success; ${mode === 'default' ? 'the PDFs were held in the items (base64)' : 'the PDFs stayed on disk (binary IDs), so the node streamed them'}`,
+		() => {
+			succeeded(execution);
+			const read = output(execution.run, 'Read invoice PDFs');
+			equal(
+				read.map(fileNameOf).sort(),
+				INVOICES.map((i) => i.file).sort(),
+				'files read (*.pdf only)',
+			);
+			for (const item of read) {
+				const binary = (item.binary as Record<string, Json>).data;
+				if (mode === 'default') {
+					assert(
+						typeof binary.data === 'string' && binary.data.length > 20 && !binary.id,
+						`in-memory binary: ${JSON.stringify(binary)}`,
+					);
+				} else {
+					assert(String(binary.id).startsWith('filesystem'), `binary id ${binary.id}`);
+				}
+			}
+		},
+	);
+	await check(
+		`[${label}] one item per invoice, with the fields of its own file, paired with it`,
+		() => {
+			const read = output(execution.run, 'Read invoice PDFs');
+			const items = output(execution.run, 'Extract invoice data');
+			equal(items.length, INVOICES.length, 'items');
+			for (const item of items) {
+				const paired = (item.pairedItem as { item: number }).item;
+				const file = fileNameOf(read[paired]);
+				const invoice = sample(INVOICES, file);
+				const json = item.json;
+				equal(json.fields, invoice.expected, `fields of ${file}`);
+				equal(
+					[json.status, json.sourceFiles, json.uploadMethod, (json.skill as Json | null)?.id],
+					['Processed', [file], 'launch', FIXTURE.documentSkillId],
+					`status, source file, upload method, skill of ${file}`,
+				);
+				assert(
+					typeof json.transactionId === 'string' && typeof json.documentId === 'string',
+					'ids',
+				);
+			}
+			equal(
+				new Set(items.map((i) => i.json.transactionId)).size,
+				INVOICES.length,
+				'one transaction per file',
+			);
+		},
+	);
+	await check(
+		`[${label}] one launch per file, and Vantage received each file byte for byte`,
+		() => {
+			const launches = sim.requestsTo('LaunchTransaction');
+			equal(launches.length, INVOICES.length, 'LaunchTransaction requests');
+			equal(
+				launches.map((r) => [r.status, r.query.skillId]),
+				INVOICES.map(() => [201, FIXTURE.documentSkillId]),
+				'status and skill of each launch',
+			);
+			const uploads = uploadedFiles(sim, 'LaunchTransaction');
+			identicalToDisk(
+				uploads,
+				folders.invoices,
+				INVOICES.map((i) => i.file),
+			);
+			assert(!uploads.some((u) => u.name === NOT_AN_INVOICE.file), 'notes.txt was not sent');
+			equal(sim.requestsTo('CreateTransaction').length, 0, 'no separate create for single files');
+		},
+	);
+	await check(
+		`[${label}] the CSV spreadsheet on disk: one row per invoice, columns as mapped${spreadsheetBefore ? ', same rows as in memory' : ''}`,
+		() => {
+			const saved = output(execution.run, 'Save spreadsheet');
+			equal(saved.length, 1, 'files written');
+			const path = String(saved[0].json.fileName);
+			equal(
+				path.startsWith(`${folders.spreadsheets}/invoices-`) && path.endsWith('.csv'),
+				true,
+				`path ${path}`,
+			);
+			equal(readdirSync(folders.spreadsheets), [basename(path)], 'files in the output folder');
+			const { header, records } = csvRecords(readFileSync(path, 'utf8'));
+			equal(header, SPREADSHEET_COLUMNS, 'header');
+			const transactions = new Map(
+				output(execution.run, 'Extract invoice data').map((i) => [
+					(i.json.sourceFiles as string[])[0],
+					i.json.transactionId,
+				]),
+			);
+			const byFile = [...records].sort((a, b) => a.File.localeCompare(b.File));
+			equal(
+				byFile,
+				INVOICES.map((invoice) => ({
+					...spreadsheetRow(invoice),
+					'Transaction ID': String(transactions.get(invoice.file)),
+				})),
+				'rows',
+			);
+			// Transaction IDs differ between runs; everything else must not.
+			spreadsheet = byFile.map((row) =>
+				Object.fromEntries(Object.entries(row).filter(([column]) => column !== 'Transaction ID')),
+			);
+			if (spreadsheetBefore) equal(spreadsheet, spreadsheetBefore, 'rows of the in-memory run');
+		},
+	);
+	return { execution, spreadsheet };
 }
 
 async function main(): Promise<void> {
 	const started = Date.now();
-	const { instance, sim, transactionId } = await setUp({ includeE2eWorkflows: true });
+	const setup = await setUp({ includeE2eWorkflows: true });
+	const { instance, sim, transactionId, folders } = setup;
 
 	console.log('\nexamples/catalog-cleanup.json');
 	const cleanup = await execute(instance, 'vantageExCleanup01');
@@ -187,6 +410,156 @@ async function main(): Promise<void> {
 		);
 	});
 
+	const inMemory = await invoicesExample(setup, 'default');
+	const onDisk = await invoicesExample(setup, 'filesystem', inMemory.spreadsheet);
+
+	console.log('\nexamples/email-attachments.json');
+	sim.clearLog();
+	const email = await execute(instance, 'vantageExEmail0001');
+	await check('the manual path runs to success; the disabled e-mail trigger does not run', () => {
+		succeeded(email);
+		const runData = ((email.run?.data as Json).resultData as Json).runData as Json;
+		assert(!('New e-mail' in runData), 'the e-mail trigger ran');
+		const joined = output(email.run, 'One e-mail, several files');
+		equal(joined.length, 1, 'one item holding the attachments');
+		equal(Object.keys(joined[0].binary ?? {}).length, ATTACHMENTS.length, 'binary fields');
+	});
+	await check(
+		'all attachments in one Process-skill transaction: two documents per file, readable summary',
+		() => {
+			const items = output(email.run, 'Process attachments');
+			equal(items.length, ATTACHMENTS.length * 2, 'documents');
+			equal(new Set(items.map((i) => i.json.transactionId)).size, 1, 'transactions');
+			equal(
+				items.map((i) => i.pairedItem),
+				items.map(() => ({ item: 0 })),
+				'pairedItem',
+			);
+			const order = output(email.run, 'One e-mail, several files')[0].json.attachments as string[];
+			const expected = order.flatMap((file) => {
+				const { expected: e } = sample(ATTACHMENTS, file);
+				return [e, { ...e, InvoiceNumber: `${e.InvoiceNumber}-2` }];
+			});
+			equal(
+				items.map((i) => i.json.fields),
+				expected,
+				'fields per document',
+			);
+			equal(
+				output(email.run, 'Invoice summary').map((i) => i.json),
+				items.map((item, index) => ({
+					'Invoice Number': expected[index].InvoiceNumber,
+					Total: `${expected[index].Total} ${expected[index].Currency}`,
+					Vendor: expected[index].Vendor.Name,
+					Class: 'Invoice',
+					'Transaction ID': item.json.transactionId,
+				})),
+				'summary',
+			);
+		},
+	);
+	await check(
+		'the simulator got one create (with the registration parameter), one upload of both files, one start',
+		() => {
+			equal(sim.requestsTo('LaunchTransaction').length, 0, 'launches');
+			const created = sim.requestsTo('CreateTransaction');
+			equal(
+				created.map((r) => r.body),
+				[
+					{
+						skillId: FIXTURE.processSkillId,
+						registrationParameters: [{ key: 'Source', value: 'e-mail' }],
+					},
+				],
+				'create body',
+			);
+			equal(sim.requestsTo('AddFilesToTransaction').length, 1, 'upload requests');
+			identicalToDisk(
+				uploadedFiles(sim, 'AddFilesToTransaction'),
+				folders.attachments,
+				ATTACHMENTS.map((a) => a.file),
+			);
+			equal(sim.requestsTo('StartTransaction').length, 1, 'starts');
+		},
+	);
+
+	console.log('\nProcess skill, several input items in one transaction');
+	sim.clearLog();
+	const combined = await execute(instance, 'vantageE2eProc001');
+	await check('one item per document (two per file), each paired with every input item', () => {
+		succeeded(combined);
+		const read = output(combined.run, 'Read files');
+		const items = output(combined.run, 'Process together');
+		equal(items.length, INVOICES.length * 2, 'documents');
+		const expected = read.flatMap((item) => {
+			const { expected: e } = sample(INVOICES, fileNameOf(item));
+			return [e.InvoiceNumber, `${e.InvoiceNumber}-2`];
+		});
+		equal(
+			items.map((i) => (i.json.fields as Json).InvoiceNumber),
+			expected,
+			'invoice numbers in upload order',
+		);
+		const all = read.map((_, item) => ({ item }));
+		equal(
+			items.map((i) => i.pairedItem),
+			items.map(() => all),
+			'pairedItem',
+		);
+		equal(new Set(items.map((i) => i.json.transactionId)).size, 1, 'transactions');
+		equal(new Set(items.map((i) => i.json.documentId)).size, items.length, 'distinct documents');
+		equal(
+			[...new Set(items.map((i) => JSON.stringify([i.json.uploadMethod, i.json.sourceFiles])))],
+			[JSON.stringify(['separateCalls', read.map(fileNameOf)])],
+			'upload method and source files',
+		);
+	});
+	await check('create, one upload of all files (byte-identical), start', () => {
+		equal(
+			(
+				[
+					'CreateTransaction',
+					'AddFilesToTransaction',
+					'StartTransaction',
+					'LaunchTransaction',
+				] as RouteId[]
+			).map((route) => sim.requestsTo(route).length),
+			[1, 1, 1, 0],
+			'requests',
+		);
+		identicalToDisk(
+			uploadedFiles(sim, 'AddFilesToTransaction'),
+			folders.invoices,
+			INVOICES.map((i) => i.file),
+		);
+	});
+
+	console.log('\nmanual review');
+	sim.clearLog();
+	sim.scriptNextTransaction({ processing: { polls: 0 }, manualReview: { polls: 1000 } });
+	const review = await execute(instance, 'vantageE2eRevw001');
+	await check(
+		'On Manual Review = output: one item with the transaction ID and the review link',
+		() => {
+			succeeded(review);
+			const items = output(review.run, 'Process until review');
+			equal(items.length, 1, 'items');
+			const json = items[0].json;
+			const id = String(json.transactionId);
+			const tx = sim.transaction(id);
+			assert(tx, `transaction ${id} exists`);
+			equal(
+				[json.status, json.waitingForManualReview, json.manualReviewLink, items[0].pairedItem],
+				['Processing', true, tx.manualReviewLink, { item: 0 }],
+				'item',
+			);
+			assert(String(json.manualReviewLink).includes(id), `link ${json.manualReviewLink}`);
+			equal(tx.status, 'Processing', 'the transaction still waits for review');
+			equal(sim.requestsTo('GetTransactionInfo').length, 1, 'polls');
+			equal(sim.requestsTo('DownloadFile').length, 0, 'no results read');
+		},
+	);
+
 	console.log('\nfailures');
 	sim.scriptNextExport({ path: ['Processing', 'Failed'] });
 	const failing = await execute(instance, 'vantageE2eFail001');
@@ -268,6 +641,11 @@ async function main(): Promise<void> {
 				report,
 				added,
 				refreshed,
+				inMemory.execution,
+				onDisk.execution,
+				email,
+				combined,
+				review,
 				failing,
 				failingContinue,
 				bad,

@@ -2,8 +2,9 @@
  * End-to-end infrastructure, never shipped. */
 /**
  * One set-up shared by the e2e suite and the demo: pack the package, give a fresh n8n user folder
- * the tarball, start the simulator with the data the examples expect, import the credential and
- * the workflows (parameterised for this run).
+ * the tarball, start the simulator with the data the examples expect, write the sample documents
+ * (./samples.ts), import the credential and the workflows (parameterised for this run: the
+ * examples' folders become folders of this run's files folder).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +17,7 @@ import {
 	VantageSimulator,
 } from '../../test/simulator/simulator';
 import { ensureHost, freshInstance, n8n, ROOT, WORK, writeJson, type N8nInstance } from './n8n';
+import { EXAMPLE_FOLDERS, writeSamples, type SampleFolder } from './samples';
 
 export const PACKAGE = 'n8n-nodes-abbyy-vantage';
 export const CREDENTIAL = { id: 'vantageCred000001', name: 'ABBYY Vantage account' };
@@ -34,6 +36,8 @@ export interface Setup {
 	instance: N8nInstance;
 	sim: VantageSimulator;
 	transactionId: string;
+	/** The run's folders standing in for the examples' input and output folders. */
+	folders: Record<SampleFolder, string>;
 	/** Workflow files imported, by id. */
 	workflows: Array<{ id: string; name: string; file: string }>;
 }
@@ -69,6 +73,7 @@ export async function setUp(options: {
 	sim.seedRecords(FIXTURE.catalogId, ['vendor-a', 'vendor-b', 'vendor-c']);
 	sim.setDefaultExportScript({ path: ['Queued', 'Processing', 'Succeeded'], files: REPORT_FILES });
 	const transactionId = sim.createTransaction(FIXTURE.processSkillId);
+	const folders = writeSamples(instance.filesDir);
 
 	writeJson(join(WORK, 'credentials.json'), [
 		{
@@ -87,17 +92,22 @@ export async function setUp(options: {
 	const dir = join(WORK, 'workflows');
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
-	const folders = options.includeE2eWorkflows
+	const workflowFolders = options.includeE2eWorkflows
 		? ['examples', join('e2e', 'workflows')]
 		: ['examples'];
 	const workflows: Setup['workflows'] = [];
-	for (const folder of folders) {
+	const replacements: Array<[string, string]> = [
+		[EXAMPLE_OUTPUT_DIR, `${instance.filesDir}/`],
+		[EXAMPLE_TRANSACTION_ID, transactionId],
+		...(Object.keys(EXAMPLE_FOLDERS) as SampleFolder[]).map((key): [string, string] => [
+			EXAMPLE_FOLDERS[key],
+			`${folders[key]}/`,
+		]),
+	];
+	for (const folder of workflowFolders) {
 		for (const file of readdirSync(join(ROOT, folder)).filter((f) => f.endsWith('.json'))) {
-			const text = readFileSync(join(ROOT, folder, file), 'utf8')
-				.split(EXAMPLE_OUTPUT_DIR)
-				.join(`${instance.filesDir}/`)
-				.split(EXAMPLE_TRANSACTION_ID)
-				.join(transactionId);
+			let text = readFileSync(join(ROOT, folder, file), 'utf8');
+			for (const [from, to] of replacements) text = text.split(from).join(to);
 			const workflow = JSON.parse(text) as { id: string; name: string };
 			writeJson(join(dir, file), workflow);
 			workflows.push({ id: workflow.id, name: workflow.name, file: join(folder, file) });
@@ -107,5 +117,5 @@ export async function setUp(options: {
 	if (imported.code !== 0)
 		throw new Error(`import:workflow failed:\n${imported.stdout}${imported.stderr}`);
 	console.log(`[e2e] imported the credential and ${workflows.length} workflows`);
-	return { instance, sim, transactionId, workflows };
+	return { instance, sim, transactionId, folders, workflows };
 }

@@ -7,6 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as catalog from './actions/catalog/Catalog.resource';
+import * as catalogRecord from './actions/catalogRecord/CatalogRecord.resource';
 import { requestOptionsProperty } from './actions/common';
 import * as report from './actions/report/Report.resource';
 import { resourceOptions, router } from './actions/router';
@@ -14,6 +15,7 @@ import * as skill from './actions/skill/Skill.resource';
 import * as transaction from './actions/transaction/Transaction.resource';
 import * as transactionDocument from './actions/transactionDocument/TransactionDocument.resource';
 import { searchCatalogs, searchSkills } from './methods/listSearch';
+import { getCatalogColumns } from './methods/resourceMapping';
 
 export class AbbyyVantage implements INodeType {
 	description: INodeTypeDescription = {
@@ -43,6 +45,7 @@ export class AbbyyVantage implements INodeType {
 				default: 'transaction',
 			},
 			...catalog.description,
+			...catalogRecord.description,
 			...report.description,
 			...skill.description,
 			...transaction.description,
@@ -51,7 +54,10 @@ export class AbbyyVantage implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchCatalogs, searchSkills } };
+	methods = {
+		listSearch: { searchCatalogs, searchSkills },
+		resourceMapping: { getCatalogColumns },
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

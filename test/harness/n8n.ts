@@ -18,6 +18,7 @@ import {
 	Workflow,
 	type ICredentialDataDecryptedObject,
 	type ICredentials,
+	type IBinaryData,
 	type IDataObject,
 	type IHttpRequestHelper,
 	type IHttpRequestOptions,
@@ -199,6 +200,23 @@ export async function readBinary(item: INodeExecutionData, key = 'data'): Promis
 	return await Container.get(BinaryDataService).getAsBuffer(binary);
 }
 
+/**
+ * A binary stored the way n8n's current binary data mode stores it (on disk in filesystem mode,
+ * with an `id`), as an upstream node's `prepareBinaryData` would have.
+ */
+export async function storeBinary(
+	bytes: Buffer,
+	fileName: string,
+	mimeType = 'application/pdf',
+): Promise<IBinaryData> {
+	await initBinaryData();
+	return await Container.get(BinaryDataService).store(
+		{ type: 'execution', workflowId: 'wf-test', executionId: 'exec-1' },
+		bytes,
+		{ data: '', mimeType, fileName } as IBinaryData,
+	);
+}
+
 export interface RunOptions {
 	parameters: INodeParameters;
 	/** Input items; plain objects become `{ json }`. Default: one empty item. */
@@ -246,9 +264,12 @@ function makeWorkflow(node: INode, timezone = 'UTC'): Workflow {
 	});
 }
 
+let executions = 0;
+
 function makeAdditionalData(
 	credentials: CredentialStore,
 	hooks?: ExecutionLifecycleHooks,
+	executionId = `exec-${++executions}`,
 ): IWorkflowExecuteAdditionalData {
 	return {
 		credentialsHelper: new TestCredentialsHelper(credentials),
@@ -274,7 +295,7 @@ function makeAdditionalData(
 		startRunnerTask: async () => {
 			throw new Error('not supported in tests');
 		},
-		executionId: 'exec-1',
+		executionId,
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
@@ -297,17 +318,29 @@ export async function listSearch(
 	method: string,
 	filter?: string,
 ): Promise<unknown> {
-	const node = makeNode({ resource: 'catalog', operation: 'deleteRecords' });
-	const context = new LoadOptionsContext(
-		makeWorkflow(node),
-		node,
-		makeAdditionalData(credentials),
-		'parameters.catalogId',
-	);
-	const searches = (nodeType as INodeType).methods?.listSearch ?? {};
-	const search = searches[method];
+	const search = (nodeType as INodeType).methods?.listSearch?.[method];
 	if (!search) throw new Error(`no list search ${method}`);
-	return await search.call(context, filter);
+	return await search.call(loadOptionsContext(credentials, {}, 'parameters.catalogId'), filter);
+}
+
+/** Call one of the node's resource-mapping methods (the Columns mapper) with these parameters. */
+export async function resourceMapping(
+	credentials: CredentialStore,
+	method: string,
+	parameters: INodeParameters,
+): Promise<unknown> {
+	const load = (nodeType as INodeType).methods?.resourceMapping?.[method];
+	if (!load) throw new Error(`no resource mapping ${method}`);
+	return await load.call(loadOptionsContext(credentials, parameters, 'parameters.columns'));
+}
+
+function loadOptionsContext(
+	credentials: CredentialStore,
+	parameters: INodeParameters,
+	path: string,
+) {
+	const node = makeNode({ resource: 'catalog', operation: 'deleteRecords', ...parameters });
+	return new LoadOptionsContext(makeWorkflow(node), node, makeAdditionalData(credentials), path);
 }
 
 /** Execute the node once inside n8n's WorkflowExecute and return what n8n recorded. */
@@ -315,7 +348,9 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	await initBinaryData();
 	const node = makeNode(options.parameters, options.continueOnFail);
 	const workflow = makeWorkflow(node, options.timezone);
-	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
+	// Every run is its own execution, as in n8n (the node keeps per-execution state).
+	const executionId = `exec-${++executions}`;
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
 		id: 'wf-test',
 		name: 'test',
 		nodes: [node],
@@ -329,7 +364,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	let resolveRun!: (run: IRun) => void;
 	const finished = new Promise<IRun>((resolve) => (resolveRun = resolve));
 	hooks.addHandler('workflowExecuteAfter', (run) => resolveRun(run));
-	const additionalData = makeAdditionalData(options.credentials, hooks);
+	const additionalData = makeAdditionalData(options.credentials, hooks, executionId);
 
 	const items = (options.items ?? [{}]).map((item) =>
 		'json' in item && typeof item.json === 'object'

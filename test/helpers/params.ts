@@ -33,3 +33,21 @@ export function deleteRecordsParams(catalogId: string, fields: IDataObject = {})
 
 export const ids = (prefix: string, from: number, to: number) =>
 	Array.from({ length: to - from }, (_, i) => `${prefix}${from + i}`);
+
+/** The Columns mapper: auto-mapped from each item's fields, the record id from `matchOn`. */
+export function autoMappedColumns(matchOn = 'recordId') {
+	return { mappingMode: 'autoMapInputData', value: null, matchingColumns: [matchOn], schema: [] };
+}
+
+/** Catalog Record Add / Sync on `catalogId`, columns auto-mapped from the items. */
+export function recordParams(
+	operation: 'add' | 'sync',
+	catalogId: string,
+	fields: IDataObject = {},
+): INodeParameters {
+	return nodeParams('catalogRecord', operation, {
+		catalogId: rl(catalogId),
+		columns: autoMappedColumns(),
+		...fields,
+	});
+}

@@ -127,8 +127,6 @@ describe('retries of requests that are safe to repeat', () => {
 
 describe('requests that create something are sent exactly once', () => {
 	const faults: Array<[string, Fault]> = [
-		['429', { kind: 'status', status: 429 }],
-		['429 with Retry-After', { kind: 'status', status: 429, retryAfter: '1' }],
 		['500', { kind: 'status', status: 500 }],
 		['502', { kind: 'status', status: 502 }],
 		['503', { kind: 'status', status: 503 }],
@@ -181,7 +179,71 @@ describe('requests that create something are sent exactly once', () => {
 				);
 			}
 		});
+
+		test(`${operation}: a 429 means not processed, so it is sent again and created exactly once`, async () => {
+			f.sim.injectFault(route, { kind: 'status', status: 429, retryAfter: '0' }, 2);
+			const before = f.sim.createdCounts();
+			const result = await runNode({
+				credentials: f.store,
+				parameters: { ...params(), requestOptions: fast },
+			});
+			expect(result.error).toBeUndefined();
+			expect(f.sim.requestsTo(route).map((r) => r.status)).toEqual([
+				429,
+				429,
+				route === 'CreateTransactionDocument' ? 201 : 200,
+			]);
+			const after = f.sim.createdCounts();
+			const created =
+				after.exports +
+				after.documents +
+				after.reindexes -
+				(before.exports + before.documents + before.reindexes);
+			expect(created).toBe(1);
+		});
+
+		test(`${operation}: a 429 that never ends fails after the retries and says it was not processed`, async () => {
+			f.sim.injectFault(route, { kind: 'status', status: 429 }, Infinity);
+			const result = await runNode({
+				credentials: f.store,
+				parameters: { ...params(), requestOptions: fast },
+			});
+			expect(f.sim.requestsTo(route)).toHaveLength(fast.maxRetries + 1);
+			const error = result.error as { message: string; description?: string };
+			expect(error.message).toMatch(/^ABBYY Vantage is limiting the request rate/);
+			expect(error.description).toMatch(
+				/4 of the 4 attempts were answered 429 \(too many requests\), which means not processed/,
+			);
+			expect(error.description).not.toMatch(/may have reached/);
+		});
 	}
+
+	test('a refused connection never left, so even a creating request is sent again', async () => {
+		const closed = await (async () => {
+			// eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- a port nobody listens on
+			const { createServer } = await import('node:net');
+			return await new Promise<number>((resolve) => {
+				const server = createServer();
+				server.listen(0, '127.0.0.1', () => {
+					const { port } = server.address() as { port: number };
+					server.close(() => resolve(port));
+				});
+			});
+		})();
+		const store = { ...f.store, data: { ...f.store.data, baseUrl: `http://127.0.0.1:${closed}` } };
+		const result = await runNode({
+			credentials: store as typeof f.store,
+			parameters: {
+				...nodeParams('report', 'createExport', { startDate: '2025-11-01T00:00:00Z' }),
+				requestOptions: fast,
+			},
+		});
+		// The sign-in itself cannot connect: the error says so, and no creating request went anywhere.
+		expect(result.error?.message).toMatch(
+			/Could not reach the ABBYY Vantage token endpoint|Could not reach ABBYY Vantage/,
+		);
+		expect(f.sim.requests).toHaveLength(0);
+	});
 });
 
 describe('path parameters', () => {

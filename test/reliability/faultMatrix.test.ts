@@ -86,6 +86,8 @@ function parsesBody(op: Operation): boolean {
 /** Attempts the transport should make for one logical request under a fault. */
 function attemptsPerRequest(op: Operation, f: FaultCase): number {
 	if (f.auth) return 2;
+	// A 429 was not processed: every request, creating ones too, is sent again.
+	if (f.fault.kind === 'status' && f.fault.status === 429) return MAX_ATTEMPTS;
 	if (f.transient && !op.creates) {
 		// Export files are bytes and delete answers are ignored: a "malformed JSON" body is harmless.
 		if (f.fault.kind === 'malformedJson' && !parsesBody(op)) return 1;

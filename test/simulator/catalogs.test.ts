@@ -1,4 +1,5 @@
 import { api } from '../helpers/http';
+import { FIXTURE } from './simulator';
 import { CATALOGS, problemOf, randomId, useRawSimulator } from './testkit';
 
 const s = useRawSimulator();
@@ -23,6 +24,66 @@ describe('catalogs', () => {
 		);
 		expect((await api(s.sim, s.bearer, 'GET', enc('nope'))).status).toBe(404);
 		expect(s.sim.requests.at(-1)?.params).toEqual({ catalogId: 'nope' });
+	});
+
+	test('the fixture catalogs; GetCatalog gives the columns and the exact rowCount', async () => {
+		const list = await api(s.sim, s.bearer, 'GET', CATALOGS);
+		expect(list.json).toEqual([
+			{ id: FIXTURE.catalogId, name: FIXTURE.catalogId },
+			{ id: FIXTURE.productCatalogId, name: FIXTURE.productCatalogId },
+			{ id: weird, name: weird },
+		]);
+		expect((await api(s.sim, s.bearer, 'GET', enc(weird))).json).toEqual({
+			id: weird,
+			name: weird,
+			columns: [
+				{ name: 'Name', type: 'Text', notEmpty: true },
+				{ name: 'Country', type: 'Text', notEmpty: false },
+			],
+			rowCount: 4,
+		});
+		await api(s.sim, s.bearer, 'POST', `${enc(weird)}/records/delete`, ['r1', 'r1', 'nope']);
+		expect((await api(s.sim, s.bearer, 'GET', enc(weird))).json).toMatchObject({ rowCount: 3 });
+		// Adding a catalog again replaces it, records dropped.
+		s.sim.addCatalog(weird, [{ name: 'Code', type: 'Integer', notEmpty: true }]);
+		expect((await api(s.sim, s.bearer, 'GET', enc(weird))).json).toMatchObject({
+			columns: [{ name: 'Code', type: 'Integer', notEmpty: true }],
+			rowCount: 0,
+		});
+	});
+
+	test('clear: 200 with an empty body, every record gone, the columns kept', async () => {
+		const res = await api(s.sim, s.bearer, 'POST', `${enc(weird)}/clear`);
+		expect(res.status).toBe(200);
+		expect(res.text).toBe('');
+		expect(s.sim.recordIds(weird)).toEqual([]);
+		expect((await api(s.sim, s.bearer, 'GET', enc(weird))).json).toMatchObject({
+			rowCount: 0,
+			columns: [{ name: 'Name' }, { name: 'Country' }],
+		});
+		expect((await api(s.sim, s.bearer, 'GET', `${enc(weird)}/records`)).json).toEqual([]);
+		expect(s.sim.requests.at(-3)).toMatchObject({
+			route: 'ClearCatalog',
+			params: { catalogId: weird },
+		});
+		// Clearing an empty catalog is fine; the catalog takes records again.
+		expect((await api(s.sim, s.bearer, 'POST', `${enc(weird)}/clear`)).status).toBe(200);
+		const added = await api(s.sim, s.bearer, 'POST', `${enc(weird)}/records`, [
+			{ id: 'r1', fields: { Name: ['again'] } },
+		]);
+		expect(added.json).toEqual({ insertedRowCount: 1, errorRows: {} });
+		expect(s.sim.catalogRecords(weird)).toEqual([{ id: 'r1', fields: { Name: ['again'] } }]);
+		// Other catalogs are untouched.
+		s.sim.seedRecords(FIXTURE.catalogId, ['v1']);
+		await api(s.sim, s.bearer, 'POST', `${enc(weird)}/clear`);
+		expect(s.sim.recordIds(FIXTURE.catalogId)).toEqual(['v1']);
+	});
+
+	test('clear: unknown catalog 404, nothing cleared', async () => {
+		const res = await api(s.sim, s.bearer, 'POST', `${enc('Vendors / EU')}/clear`);
+		expect(res.status).toBe(404);
+		expect(problemOf(res)).toMatchObject({ status: 404, detail: 'Catalog not found' });
+		expect(s.sim.recordIds(weird)).toHaveLength(4);
 	});
 
 	test('delete records: 200 with an empty body, unknown ids ignored', async () => {

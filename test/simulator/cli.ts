@@ -3,7 +3,8 @@
 /**
  * Start the ABBYY Vantage simulator alone:
  *   npm run simulator -- --port 4567 [--latency 20] [--token-lifetime 3600] [--quiet-log]
- *     [--files-response empty|list] [--delete-grace 100]
+ *     [--files-response empty|list] [--delete-grace 100] [--max-records-per-catalog 500000]
+ *     [--record-upsert replace|reject]
  * Prints one line `listening <url>` once ready; stop it with Ctrl-C (SIGINT) or SIGTERM.
  */
 import { FIXTURE, VantageSimulator } from './simulator';
@@ -22,6 +23,8 @@ async function main(): Promise<void> {
 		logBodies: !process.argv.includes('--quiet-log'),
 		filesResponse: arg('files-response') === 'list' ? 'list' : 'empty',
 		deleteGraceMs: Number(arg('delete-grace') ?? 100),
+		maxRecordsPerCatalog: Number(arg('max-records-per-catalog') ?? 500_000),
+		recordUpsert: arg('record-upsert') === 'reject' ? 'reject' : 'replace',
 	});
 	const url = await simulator.start();
 	console.log(`listening ${url}`);

@@ -175,6 +175,39 @@ describe('simulator schemas agree with the vendor OpenAPI documents', () => {
 		expect(operationIds.filter((id) => !routeIds.has(id))).toEqual([]);
 	});
 
+	test('every catalog and catalog record operation is a route of the simulator', () => {
+		const operationIds = Object.entries(documents.processing.paths as Record<string, Json>)
+			.filter(([path]) => path.includes('/catalogs'))
+			.flatMap(([, ops]) => Object.values(ops) as Json[])
+			.map((op) => String(op.operationId))
+			.sort();
+		expect(operationIds).toEqual(
+			[
+				'GetCatalogs',
+				'GetCatalog',
+				'ClearCatalog',
+				'StartCatalogReindex',
+				'GetReindexOperation',
+				'AddRecords',
+				'GetRecords',
+				'GetRecord',
+				'DeleteRecords',
+			].sort(),
+		);
+		const routeIds = new Set<string>(new VantageSimulator().routeIds());
+		expect(operationIds.filter((id) => !routeIds.has(id))).toEqual([]);
+	});
+
+	test('every catalog schema is checked against its component', () => {
+		const checked = new Set(Object.keys(openApiComponents.processing));
+		const declared = Object.keys((documents.processing.components as Json).schemas as Json);
+		expect(declared.filter((n) => n.includes('.Catalogs.') && !checked.has(n))).toEqual([]);
+		expect(Object.keys(inlineRequestBodies.processing).sort()).toEqual([
+			'/api/publicapi/v1/catalogs/{catalogId}/records',
+			'/api/publicapi/v1/catalogs/{catalogId}/records/delete',
+		]);
+	});
+
 	test('a drifted schema is caught (the comparison is not vacuous)', () => {
 		const name =
 			'Abbyy.Vantage.PublicApi.Contract.Transactions.Requests.TransactionDocumentCreateRequest';

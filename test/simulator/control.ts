@@ -12,6 +12,7 @@ import type { Outcome } from './processing/lifecycle';
 import type { KeyValue, TransactionScript } from './processing/state';
 import type { ReindexScript } from './routes/catalogs';
 import type { ExportScript } from './routes/reporting';
+import { RecordModel, type ColumnDto } from './schemas';
 import type { ControlHandler } from './server';
 import type { SkillDefinition } from './skills';
 import type { VantageSimulator } from './simulator';
@@ -73,10 +74,24 @@ function command(
 		case 'POST /__simulator/reindex-script':
 			sim.scriptNextReindex(body as unknown as ReindexScript);
 			return ok();
-		case 'POST /__simulator/catalogs':
-			sim.addCatalog(String(body.name));
-			if (Array.isArray(body.recordIds))
-				sim.seedRecords(String(body.name), body.recordIds as string[]);
+		case 'POST /__simulator/catalogs': {
+			// { name, columns?, recordIds?, records?: [{ id, fields }] }: add (or replace) and seed.
+			const name = String(body.name ?? '');
+			const records = RecordModel.array().optional().parse(body.records);
+			sim.addCatalog(name, body.columns as ColumnDto[] | undefined);
+			if (Array.isArray(body.recordIds)) sim.seedRecords(name, body.recordIds as string[]);
+			if (records) sim.seedCatalogRecords(name, records);
+			return ok();
+		}
+		case 'POST /__simulator/record-upsert':
+			if (body.mode !== 'replace' && body.mode !== 'reject')
+				throw new Error(`mode must be 'replace' or 'reject'`);
+			sim.setRecordUpsert(body.mode);
+			return ok();
+		case 'POST /__simulator/max-records-per-catalog':
+			if (!Number.isInteger(body.max) || Number(body.max) < 0)
+				throw new Error('max must be a whole number');
+			sim.setMaxRecordsPerCatalog(Number(body.max));
 			return ok();
 		case 'POST /__simulator/transactions':
 			return ok({ transactionId: sim.createTransaction(String(body.skillId)) });

@@ -150,6 +150,7 @@ describe('seeded random faults and counters', () => {
 			launches: 0,
 			filesUploaded: 0,
 			uploads: 0,
+			recordsAdded: 0,
 		});
 		expect(s.sim.stats()).toEqual({
 			'CreateTransactionStepsExportRequest 200': 1,

@@ -38,7 +38,13 @@ export const FIXTURE = {
 	receiptSkillId: 'Receipt',
 	/** OCR skill 'OCR': OcrJson and Text result files, no fields. */
 	ocrSkillId: 'ocr-skill',
+	/** Catalog with the default columns Name (Text, notEmpty) and Country (Text); empty. */
 	catalogId: 'Vendors',
+	/**
+	 * Catalog with one column of each type, empty: Code (Text, notEmpty), Name (Text, notEmpty),
+	 * Price (Double), Stock (Integer), ValidFrom (Date).
+	 */
+	productCatalogId: 'Products',
 } as const;
 
 /** The ABBYY Vantage API credential's fields for the fixture tenant on a simulator at `baseUrl`. */

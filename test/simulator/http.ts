@@ -45,14 +45,17 @@ export type RouteId =
 	// routes/transactionLists.ts
 	| 'GetActiveTransactions'
 	| 'GetCompletedTransactions'
-	// routes/catalogs.ts (test/fixtures/openapi/vantage-processing-v1.json)
+	// routes/catalogs.ts (tag Catalogs)
 	| 'GetCatalogs'
 	| 'GetCatalog'
+	| 'ClearCatalog'
+	| 'StartCatalogReindex'
+	| 'GetReindexOperation'
+	// routes/records.ts (tag CatalogRecords)
 	| 'AddRecords'
 	| 'GetRecords'
-	| 'DeleteRecords'
-	| 'StartCatalogReindex'
-	| 'GetReindexOperation';
+	| 'GetRecord'
+	| 'DeleteRecords';
 
 export type Reply =
 	| { status: number; json: unknown }

@@ -7,9 +7,12 @@
 import { z } from 'zod/v4';
 
 import { dateTime, uuid } from './schemas/common';
+import { catalogComponents, catalogRequestBodies } from './schemas/catalogs';
 import { processingComponents } from './schemas/processing';
 
-// Skills, transactions, documents and files live in ./schemas/processing.ts.
+// Skills, transactions, documents and files live in ./schemas/processing.ts, catalogs and their
+// records in ./schemas/catalogs.ts.
+export * from './schemas/catalogs';
 export * from './schemas/processing';
 
 // ---------- Reporting v2 ----------
@@ -57,51 +60,6 @@ export const ListReportRequestsResponse = z.strictObject({
 	requests: z.array(ListReportRequestsResponseReportRequestDto).nullable().optional(),
 });
 
-// ---------- Processing v1: catalogs ----------
-export const ColumnType = z.enum(['Text', 'Double', 'Integer', 'Date']);
-export const ReindexState = z.enum(['InProgress', 'Failed', 'Completed']);
-export type ReindexState = z.infer<typeof ReindexState>;
-
-const RecordFields = z.record(z.string(), z.array(z.string()));
-
-export const RecordModel = z.strictObject({ id: z.string().min(1), fields: RecordFields });
-export const AddRecordsRequest = z.array(RecordModel).min(1).max(5000);
-export const DeleteRecordsRequest = z.array(z.string()).min(1).max(5000);
-
-export const AddRecordsResultResult = z.strictObject({
-	insertedRowCount: z.int32(),
-	errorRows: z.record(z.string(), z.array(z.string())),
-});
-
-export const CatalogListItemDto = z.strictObject({
-	id: z.string().min(1),
-	name: z.string().min(1),
-});
-
-export const ColumnDto = z.strictObject({
-	name: z.string().min(1),
-	type: ColumnType,
-	notEmpty: z.boolean(),
-});
-
-export const CatalogDto = z.strictObject({
-	id: z.string().min(1),
-	name: z.string().min(1),
-	columns: z.array(ColumnDto),
-	rowCount: z.int32(),
-});
-
-export const RecordDto = z.strictObject({ id: z.string().min(1), fields: RecordFields });
-
-export const ReindexOperationResult = z.strictObject({
-	id: uuid.optional(),
-	indexModelId: uuid.nullable().optional(),
-	workflowProcessingId: uuid.nullable().optional(),
-	created: dateTime.optional(),
-	completed: dateTime.nullable().optional(),
-	currentState: ReindexState.optional(),
-});
-
 // ---------- Errors ----------
 // ProblemDetails allows extra members (`additionalProperties: {}`), e.g. `errors` and `traceId`.
 export const ProblemDetails = z.looseObject({
@@ -116,17 +74,7 @@ export const ProblemDetails = z.looseObject({
 export const openApiComponents = {
 	processing: {
 		...processingComponents,
-		'Abbyy.Vantage.PublicApi.Contract.Catalogs.ColumnType': ColumnType,
-		'Abbyy.Vantage.PublicApi.Contract.Catalogs.ReindexState': ReindexState,
-		'Abbyy.Vantage.PublicApi.Contract.Catalogs.Requests.RecordModel': RecordModel,
-		'Abbyy.Vantage.PublicApi.Contract.Catalogs.Results.AddRecordsResultResult':
-			AddRecordsResultResult,
-		'Abbyy.Vantage.PublicApi.Contract.Catalogs.Results.CatalogListItemDto': CatalogListItemDto,
-		'Abbyy.Vantage.PublicApi.Contract.Catalogs.Results.CatalogDto': CatalogDto,
-		'Abbyy.Vantage.PublicApi.Contract.Catalogs.Results.ColumnDto': ColumnDto,
-		'Abbyy.Vantage.PublicApi.Contract.Catalogs.Results.RecordDto': RecordDto,
-		'Abbyy.Vantage.PublicApi.Contract.Catalogs.Results.ReindexOperationResult':
-			ReindexOperationResult,
+		...catalogComponents,
 		'Microsoft.AspNetCore.Mvc.ProblemDetails': ProblemDetails,
 	},
 	reporting: {
@@ -142,8 +90,5 @@ export const openApiComponents = {
 
 /** Request bodies of operations whose schema is inline in the OpenAPI document. */
 export const inlineRequestBodies = {
-	processing: {
-		'/api/publicapi/v1/catalogs/{catalogId}/records/delete': DeleteRecordsRequest,
-		'/api/publicapi/v1/catalogs/{catalogId}/records': AddRecordsRequest,
-	},
+	processing: catalogRequestBodies,
 } as const;

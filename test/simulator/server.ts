@@ -46,6 +46,16 @@ export interface SimulatorOptions {
 	filesResponse?: 'empty' | 'list';
 	/** Largest upload request body; bigger ones get 413 (vendor: 2 GB). */
 	maxUploadBytes?: number;
+	/**
+	 * Records one catalog may hold (vendor: 500 000); AddRecords rejects the rows beyond with
+	 * `CatalogIsFull`.
+	 */
+	maxRecordsPerCatalog?: number;
+	/**
+	 * What AddRecords does with an id the catalog already holds, which the vendor does not document:
+	 * 'replace' (default) the record in place, or 'reject' the row (`RecordAlreadyExists Id: <id>`).
+	 */
+	recordUpsert?: 'replace' | 'reject';
 }
 
 export type ResolvedOptions = Required<Omit<SimulatorOptions, 'port' | 'host'>> & {
@@ -92,6 +102,8 @@ export class SimulatorCore {
 			deleteGraceMs: options.deleteGraceMs ?? 100,
 			filesResponse: options.filesResponse ?? 'empty',
 			maxUploadBytes: options.maxUploadBytes ?? 2 * 1024 ** 3,
+			maxRecordsPerCatalog: options.maxRecordsPerCatalog ?? 500_000,
+			recordUpsert: options.recordUpsert ?? 'replace',
 		};
 	}
 

@@ -9,21 +9,32 @@
  * Layout: ./server.ts is the core (server, log, faults, tokens, route matching); each API area
  * under ./routes/ returns its routes; this class composes them. Processing state (transactions,
  * files, documents, scripts, results) lives in ./processing/, shared by the skills, transactions,
- * documents and list areas; ./multipart.ts is the streaming upload parser, ./skills.ts the skill
+ * documents and list areas; catalogs and their records live in ./catalogs/, shared by the
+ * catalogs and records areas; ./multipart.ts is the streaming upload parser, ./skills.ts the skill
  * definitions.
  */
 import type { z } from 'zod/v4';
 
+import {
+	CatalogStore,
+	cloneFields,
+	mapIterable,
+	productColumns,
+	type RecordUpsert,
+	type StoredRecord,
+} from './catalogs/store';
 import { controlPlane } from './control';
 import type { Fault } from './faults';
 import { FIXTURE } from './fixture';
 import type { RouteId } from './http';
 import type { LoggedRequest } from './log';
 import { Processing, type Outcome, type SeedOptions } from './processing/lifecycle';
-import type { KeyValue, TransactionScript, TransactionState } from './processing/state';
+import type { TransactionScript } from './processing/state';
+import { transactionRecord, type TransactionRecord } from './processing/view';
 import { AuthArea } from './routes/auth';
 import { CatalogsArea, type ReindexScript } from './routes/catalogs';
 import { DocumentsArea } from './routes/documents';
+import { RecordsArea } from './routes/records';
 import { ReportingArea, type ExportScript } from './routes/reporting';
 import { SkillsArea } from './routes/skills';
 import { TransactionListsArea } from './routes/transactionLists';
@@ -36,42 +47,14 @@ export type { Fault, FaultRule } from './faults';
 export { FIXTURE, fixtureCredentialData, sampleCsv, type SimClient, type SimUser } from './fixture';
 export type { RouteId } from './http';
 export type { LoggedRequest } from './log';
+export type { RecordUpsert, StoredRecord } from './catalogs/store';
 export type { Outcome, SeedOptions } from './processing/lifecycle';
 export type { KeyValue, Pace, TransactionScript } from './processing/state';
+export type { TransactionRecord } from './processing/view';
 export type { ReindexScript } from './routes/catalogs';
 export type { ExportScript } from './routes/reporting';
 export type { SimulatorOptions } from './server';
 export type { FieldDefinition, SkillDefinition } from './skills';
-
-/** A transaction as tests see it (`transaction(id)`). */
-export interface TransactionRecord {
-	id: string;
-	skillId: string;
-	status: S.TransactionStatus;
-	/** Before start: those created by CreateTransactionDocument; after: those the start produced. */
-	documents: Array<{ id: string; index: number | null; imageProcessingOptions?: unknown }>;
-	files: Array<{
-		id: string;
-		/** As stored (characters replaced); `sentName` as uploaded. */
-		name: string;
-		sentName: string;
-		size: number;
-		sha256: string;
-		contentType: string;
-		index: number | null;
-		registrationParameters: KeyValue[];
-		/** The documents holding the file. */
-		documentIds: string[];
-	}>;
-	registrationParameters: KeyValue[];
-	skillParameters: KeyValue[];
-	createdUtc: string;
-	completedUtc: string | null;
-	manualReviewLink: string | null;
-	error: string | null;
-	/** Deleted, still readable during the grace period. */
-	deleted: boolean;
-}
 
 export class VantageSimulator {
 	readonly options: ResolvedOptions;
@@ -80,6 +63,7 @@ export class VantageSimulator {
 	private readonly reporting: ReportingArea;
 	private readonly skills: SkillsArea;
 	private readonly processing: Processing;
+	private readonly catalogStore = new CatalogStore();
 	private readonly catalogs: CatalogsArea;
 
 	constructor(options: SimulatorOptions = {}) {
@@ -103,7 +87,7 @@ export class VantageSimulator {
 		this.reporting = new ReportingArea(this.core);
 		this.skills = new SkillsArea();
 		this.processing = new Processing(this.core, this.skills);
-		this.catalogs = new CatalogsArea();
+		this.catalogs = new CatalogsArea(this.catalogStore);
 		// Order matters where paths overlap: /transactions/active before /transactions/{id}.
 		for (const area of [
 			new AuthArea(this.core),
@@ -113,10 +97,12 @@ export class VantageSimulator {
 			new TransactionsArea(this.core, this.processing),
 			new DocumentsArea(this.core, this.processing),
 			this.catalogs,
+			new RecordsArea(this.catalogStore, this.options),
 		])
 			this.core.register(area.routes);
 		for (const skill of defaultSkills()) this.skills.define(skill);
 		this.addCatalog(FIXTURE.catalogId);
+		this.addCatalog(FIXTURE.productCatalogId, productColumns());
 	}
 
 	// ------------------------------------------------------------ lifecycle
@@ -155,7 +141,8 @@ export class VantageSimulator {
 	/**
 	 * How many things were created through the API: duplicates here mean a create was processed
 	 * twice. `transactions`: CreateTransaction + LaunchTransaction; `documents`:
-	 * CreateTransactionDocument; `uploads`: successful upload requests; `filesUploaded`: their files.
+	 * CreateTransactionDocument; `uploads`: successful upload requests; `filesUploaded`: their files;
+	 * `recordsAdded`: rows AddRecords inserted or replaced.
 	 */
 	createdCounts(): {
 		exports: number;
@@ -166,6 +153,7 @@ export class VantageSimulator {
 		launches: number;
 		filesUploaded: number;
 		uploads: number;
+		recordsAdded: number;
 	} {
 		const counts = this.processing.store.counts;
 		return {
@@ -177,6 +165,7 @@ export class VantageSimulator {
 			launches: counts.launches,
 			filesUploaded: counts.filesUploaded,
 			uploads: counts.uploads,
+			recordsAdded: this.catalogStore.recordsAdded,
 		};
 	}
 
@@ -321,48 +310,62 @@ export class VantageSimulator {
 		this.catalogs.setDefaultReindexScript(script);
 	}
 
+	/**
+	 * Add a catalog (or replace one of the same name, records dropped). Default columns: Name (Text,
+	 * notEmpty) and Country (Text). Throws on an empty name, a bad column or a repeated column name.
+	 */
 	addCatalog(name: string, columns?: Array<z.infer<typeof S.ColumnDto>>): void {
-		this.catalogs.add(name, columns);
+		this.catalogStore.add(name, columns);
 	}
 
 	/** Seed records with the given ids (fields `{ Name: [id] }`) into a catalog. */
 	seedRecords(catalogId: string, ids: Iterable<string>): void {
-		this.catalogs.seed(catalogId, ids);
+		this.catalogStore.seed(
+			catalogId,
+			mapIterable(ids, (id) => ({ id, fields: { Name: [id] } })),
+		);
 	}
 
+	/**
+	 * Seed records with their fields, as given: no validation, no record limit; an existing id is
+	 * replaced in place. Fast enough for 500 000 records.
+	 */
+	seedCatalogRecords(catalogId: string, records: Iterable<StoredRecord>): void {
+		this.catalogStore.seed(catalogId, records);
+	}
+
+	/** The ids of a catalog's records, in order ([] for an unknown catalog). */
 	recordIds(catalogId: string): string[] {
-		return this.catalogs.recordIds(catalogId);
+		return this.catalogStore.get(catalogId)?.records.ids() ?? [];
 	}
-}
 
-function transactionRecord(tx: TransactionState): TransactionRecord {
-	const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-	return {
-		id: tx.id,
-		skillId: tx.skillId,
-		status: tx.status,
-		documents: tx.documents.map((d) => ({
-			id: d.id,
-			index: d.index,
-			imageProcessingOptions: d.imageProcessingOptions,
-		})),
-		files: tx.files.map((f) => ({
-			id: f.id,
-			name: f.name,
-			sentName: f.sentName,
-			size: f.size,
-			sha256: f.sha256,
-			contentType: f.contentType,
-			index: f.index,
-			registrationParameters: f.registrationParameters,
-			documentIds: tx.documents.filter((d) => d.fileIds.includes(f.id)).map((d) => d.id),
-		})),
-		registrationParameters: tx.registrationParameters,
-		skillParameters: tx.skillParameters,
-		createdUtc: iso(tx.createdAt)!,
-		completedUtc: iso(tx.completedAt),
-		manualReviewLink: tx.status === 'Processing' ? (tx.review?.link ?? null) : null,
-		error: tx.error,
-		deleted: tx.deletedAt !== null,
-	};
+	/** One record (a copy), or undefined; throws for an unknown catalog, as the next three do. */
+	catalogRecord(catalogId: string, id: string): StoredRecord | undefined {
+		const record = this.catalogStore.require(catalogId).records.get(id);
+		return record && { id, fields: cloneFields(record.fields) };
+	}
+
+	/** Every record of a catalog (copies), in the order GetRecords pages them. */
+	catalogRecords(catalogId: string): StoredRecord[] {
+		const out: StoredRecord[] = [];
+		for (const r of this.catalogStore.require(catalogId).records) {
+			out.push({ id: r.id, fields: cloneFields(r.fields) });
+		}
+		return out;
+	}
+
+	/** The catalog's columns (copies), as GetCatalog answers them. */
+	catalogColumns(catalogId: string): Array<z.infer<typeof S.ColumnDto>> {
+		return this.catalogStore.require(catalogId).columns.list.map((c) => ({ ...c }));
+	}
+
+	/** What AddRecords does with an id the catalog holds: 'replace' (default) or 'reject'. */
+	setRecordUpsert(mode: RecordUpsert): void {
+		this.options.recordUpsert = mode;
+	}
+
+	/** Records one catalog may hold (vendor: 500 000); rows beyond are rejected `CatalogIsFull`. */
+	setMaxRecordsPerCatalog(max: number): void {
+		this.options.maxRecordsPerCatalog = max;
+	}
 }

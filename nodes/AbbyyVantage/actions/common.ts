@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { DAY_SECONDS, MAX_WAIT_SECONDS, SECOND_MS } from '../constants';
 import type { PollSettings } from '../helpers/polling';
 import { requireInteger, requireSeconds } from '../helpers/validation';
-import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from '../transport';
+import { AUTO_LIMITS } from '../transport/limiter';
+import { DEFAULT_RETRY_SETTINGS, type RetrySettings, type VantageClient } from '../transport';
 import type { OperationLabel, OperationMap } from './node.type';
 
 /**
@@ -96,34 +97,60 @@ export function readReturnLimit(ctx: IExecuteFunctions, itemIndex: number): numb
 // ------------------------------------------------------------------ concurrency
 
 export interface ConcurrencyLimits {
-	default: number;
+	/** The highest number a user may pin. */
 	max: number;
 	/** What runs at the same time, plural ("exports", "delete requests"). */
 	what: string;
+	/**
+	 * Under Auto, how many of them are handled at once (items waiting, batches queued); the
+	 * adaptive limiter still bounds the requests in flight. Default: the limiter's ceiling.
+	 */
+	autoTasks?: number;
 }
 
-/** An operation's "Concurrency" option: how many items (or batches) are in flight at once. */
+const PINNED = [1, 2, 4, 8, 16, 32, 64, 100];
+
+/**
+ * An operation's "Concurrency" option: Auto (default) adapts to how Vantage answers; a number
+ * pins how many requests are in flight.
+ */
 export function concurrencyOption(limits: ConcurrencyLimits): INodeProperties {
-	const { default: initial, max, what } = limits;
+	const { max, what } = limits;
 	return {
 		displayName: 'Concurrency',
 		name: 'concurrency',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: max },
-		default: initial,
-		description: `How many ${what} to handle at the same time (1–${max})`,
+		type: 'options',
+		options: [
+			{
+				name: 'Auto',
+				value: 'auto',
+				description: `Start with ${AUTO_LIMITS.initial} at a time, grow to ${AUTO_LIMITS.max} while Vantage answers promptly, back off when it limits the rate`,
+			},
+			...PINNED.filter((n) => n <= max).map((n) => ({ name: String(n), value: n })),
+		],
+		default: 'auto',
+		description: `How many ${what} to handle at the same time. An expression may give any number from 1 to ${max}.`,
 	};
 }
 
-/** Read once per execution, from the first item: it shapes the whole run, not one item. */
+/**
+ * Read once per execution, from the first item (it shapes the whole run), and applied to the
+ * client: returns how many tasks the operation runs at once.
+ */
 export function readConcurrency(
 	ctx: IExecuteFunctions,
 	options: IDataObject,
 	limits: ConcurrencyLimits,
+	client: VantageClient,
 ): number {
-	return options.concurrency === undefined
-		? limits.default
-		: requireInteger(ctx, 0, 'Concurrency', options.concurrency, 1, limits.max);
+	const value = options.concurrency ?? 'auto';
+	if (value === 'auto') {
+		client.useConcurrency('auto');
+		return limits.autoTasks ?? AUTO_LIMITS.max;
+	}
+	const pinned = requireInteger(ctx, 0, 'Concurrency', value, 1, limits.max);
+	client.useConcurrency(pinned);
+	return pinned;
 }
 
 // ------------------------------------------------------------------ polling

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { VantageClient } from '../transport';
 import * as catalog from './catalog/Catalog.resource';
+import * as catalogRecord from './catalogRecord/CatalogRecord.resource';
 import { readRetrySettings } from './common';
 import type { OperationMap } from './node.type';
 import * as report from './report/Report.resource';
@@ -22,6 +23,7 @@ import * as transactionDocument from './transactionDocument/TransactionDocument.
  */
 export const resources = {
 	catalog: catalog.operations,
+	catalogRecord: catalogRecord.operations,
 	report: report.operations,
 	skill: skill.operations,
 	transaction: transaction.operations,
@@ -32,6 +34,7 @@ export type ResourceName = keyof typeof resources;
 
 const RESOURCE_NAMES: Record<ResourceName, string> = {
 	catalog: 'Catalog',
+	catalogRecord: 'Catalog Record',
 	report: 'Report',
 	skill: 'Skill',
 	transaction: 'Transaction',

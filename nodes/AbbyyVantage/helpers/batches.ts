@@ -32,44 +32,81 @@ export interface BatchRun {
 	failedBatches: FailedBatch[];
 }
 
+type BatchError = Error & { httpCode?: string | null };
+
+/** How one batch ended: its value, or the error that stopped it (never both). */
+export type BatchResult<R> = { ok: true; value: R } | { ok: false; error: BatchError };
+
 /**
- * Send every batch with at most `concurrency` in flight and account for each: confirmed, or
- * failed with its reason. Once `fatal` names a reason (401/403/404: every later batch would fail
- * the same way), batches not yet sent are not sent and fail with that reason.
+ * Send every batch with at most `concurrency` in flight; each ends with its value or its error.
+ * Once `fatal` names a reason (401/403/404: every later batch would fail the same way), batches
+ * not yet sent are not sent and fail with that reason.
+ */
+export async function sendBatches<T, R>(
+	batches: T[][],
+	concurrency: number,
+	send: (values: T[], batch: number) => Promise<R>,
+	fatal: (error: BatchError) => string | undefined,
+): Promise<{ batchesSent: number; results: Array<BatchResult<R>> }> {
+	let stopReason: string | undefined;
+	let batchesSent = 0;
+	// The first batch goes alone: an answer every batch would get (a wrong catalog, no access)
+	// then stops the run before the others are sent.
+	const order = batches.map((_, batch) => batch);
+	const run = async (batch: number) => {
+		const values = batches[batch];
+		if (stopReason) throw new Error(`Not sent: ${stopReason}`);
+		batchesSent++;
+		const outcome = await send(values, batch).then(
+			(value) => ({ value }),
+			(error: BatchError) => ({ error }),
+		);
+		if ('error' in outcome) {
+			stopReason ??= fatal(outcome.error);
+			throw outcome.error;
+		}
+		return outcome.value;
+	};
+	const settled = [
+		...(await mapConcurrent(order.slice(0, 1), 1, run)),
+		...(await mapConcurrent(order.slice(1), concurrency, run)),
+	];
+	return {
+		batchesSent,
+		results: settled.map((result) =>
+			result.status === 'fulfilled'
+				? { ok: true, value: result.value }
+				: { ok: false, error: result.reason as BatchError },
+		),
+	};
+}
+
+/** A failed batch as the output lists it. */
+export function failedBatch(batch: number, ids: string[], error: BatchError): FailedBatch {
+	return { batch, ids, error: error.message, httpCode: error.httpCode ?? null };
+}
+
+/** Stop after an answer that every later batch would get too. */
+export function stopOnFatalStatus(error: BatchError): string | undefined {
+	return ['401', '403', '404'].includes(String(error.httpCode))
+		? `an earlier batch failed with HTTP ${error.httpCode}`
+		: undefined;
+}
+
+/**
+ * Send id batches whose answer only confirms them (Delete Records) and account for every id:
+ * confirmed, or in a failed batch with the service's reason.
  */
 export async function runBatches(
 	batches: string[][],
 	concurrency: number,
 	send: (ids: string[], batch: number) => Promise<void>,
-	fatal: (error: Error & { httpCode?: string | null }) => string | undefined,
 ): Promise<BatchRun> {
-	let stopReason: string | undefined;
-	let batchesSent = 0;
-	const settled = await mapConcurrent(batches, concurrency, async (ids, batch) => {
-		if (stopReason) throw new Error(`Not sent: ${stopReason}`);
-		batchesSent++;
-		const failure = await send(ids, batch).then(
-			() => undefined,
-			(error: Error) => error,
-		);
-		if (failure) {
-			stopReason ??= fatal(failure);
-			throw failure;
-		}
-	});
+	const { batchesSent, results } = await sendBatches(batches, concurrency, send, stopOnFatalStatus);
 	const run: BatchRun = { batchesSent, idsDone: 0, failedBatches: [] };
-	settled.forEach((result, batch) => {
-		if (result.status === 'fulfilled') {
-			run.idsDone += batches[batch].length;
-			return;
-		}
-		const reason = result.reason as Error & { httpCode?: string | null };
-		run.failedBatches.push({
-			batch,
-			ids: batches[batch],
-			error: reason.message,
-			httpCode: reason.httpCode ?? null,
-		});
+	results.forEach((result, batch) => {
+		if (result.ok) run.idsDone += batches[batch].length;
+		else run.failedBatches.push(failedBatch(batch, batches[batch], result.error));
 	});
 	return run;
 }

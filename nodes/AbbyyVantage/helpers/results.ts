@@ -15,10 +15,25 @@ const isObject = (value: unknown): value is Json =>
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-/** A field's definition from DocumentDefinition: whether it repeats, and its child concept. */
+/** A field's definition from DocumentDefinition: whether it repeats, its type, its child concept. */
 interface FieldDefinition {
 	repeating?: boolean;
+	type?: string;
 	concept?: Json;
+}
+
+/**
+ * A normalised value as plain JSON: Decimal fields as numbers, Boolean fields as booleans (the
+ * file holds them as text); anything that does not read cleanly stays as Vantage wrote it.
+ */
+function typedValue(value: unknown, type: string | undefined): IDataObject[string] {
+	if (type === 'Decimal' && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) {
+		return Number(value);
+	}
+	if (type === 'Boolean' && typeof value === 'string' && /^(true|false)$/i.test(value.trim())) {
+		return value.trim().toLowerCase() === 'true';
+	}
+	return (value ?? null) as IDataObject[string];
 }
 
 /**
@@ -47,7 +62,11 @@ function definitionsOf(concept: unknown): Map<string, FieldDefinition> {
 	for (const field of list(isObject(concept) ? concept.Fields : undefined)) {
 		if (!isObject(field) || typeof field.Name !== 'string') continue;
 		const child = list(field.ValueConcepts).find(isObject);
-		definitions.set(field.Name, { repeating: isRepeating(field.Cardinality), concept: child });
+		definitions.set(field.Name, {
+			repeating: isRepeating(field.Cardinality),
+			type: typeof field.Type === 'string' ? field.Type : undefined,
+			concept: child,
+		});
 	}
 	return definitions;
 }
@@ -68,13 +87,13 @@ export interface FieldDetail extends IDataObject {
 	verified: boolean;
 }
 
-function detailOf(entry: unknown): FieldDetail {
+function detailOf(entry: unknown, type: string | undefined): FieldDetail {
 	const e = isObject(entry) ? entry : {};
 	const annotation = (Array.isArray(e.Annotation) ? e.Annotation[0] : e.Annotation) as
 		| Json
 		| undefined;
 	return {
-		value: (e.Value ?? null) as FieldDetail['value'],
+		value: typedValue(e.Value, type),
 		confidence: typeof annotation?.Confidence === 'number' ? annotation.Confidence : null,
 		rawValue: typeof annotation?.RawValue === 'string' ? annotation.RawValue : null,
 		needsVerification: e.NeedVerification === true,
@@ -102,7 +121,7 @@ function shapeObject(
 				values.push(shaped.fields);
 				valueDetails.push(shaped.details);
 			} else {
-				const detail = detailOf(entry);
+				const detail = detailOf(entry, definition.type);
 				values.push(detail.value);
 				valueDetails.push(detail);
 			}

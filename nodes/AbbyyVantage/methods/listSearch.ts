@@ -42,6 +42,9 @@ export async function searchCatalogs(
 	);
 }
 
+/** SkillType as people write it. */
+const SKILL_TYPES: Record<string, string> = { Ocr: 'OCR' };
+
 /** Published skills for the Skill picker, with their type. */
 export async function searchSkills(
 	this: ILoadOptionsFunctions,
@@ -49,6 +52,6 @@ export async function searchSkills(
 ): Promise<INodeListSearchResult> {
 	return await search(this, endpoints.getAvailableSkills(), 'listing skills', filter, (s) => {
 		const name = typeof s.name === 'string' ? s.name : s.id;
-		return typeof s.type === 'string' ? `${name} (${s.type})` : name;
+		return typeof s.type === 'string' ? `${name} (${SKILL_TYPES[s.type] ?? s.type})` : name;
 	});
 }

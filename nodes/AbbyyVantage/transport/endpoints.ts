@@ -78,6 +78,22 @@ export const endpoints = {
 
 	// Processing API v1: catalogs
 	getCatalogs: () => read(publicApi`/catalogs`),
+	getCatalog: (catalogId: string) => read(publicApi`/catalogs/${catalogId}`),
+	getRecords: (catalogId: string) => read(publicApi`/catalogs/${catalogId}/records`),
+	getRecord: (catalogId: string, recordId: string) =>
+		read(publicApi`/catalogs/${catalogId}/records/${recordId}`),
+	/** Record ids are chosen by the caller, so adding the same records again changes nothing more. */
+	addRecords: (catalogId: string): Endpoint => ({
+		method: 'POST',
+		path: publicApi`/catalogs/${catalogId}/records`,
+		idempotent: true,
+	}),
+	/** Removes every record; sending it again removes nothing more. */
+	clearCatalog: (catalogId: string): Endpoint => ({
+		method: 'POST',
+		path: publicApi`/catalogs/${catalogId}/clear`,
+		idempotent: true,
+	}),
 	/** Vantage ignores ids that do not exist, so sending a batch again changes nothing. */
 	deleteRecords: (catalogId: string): Endpoint => ({
 		method: 'POST',

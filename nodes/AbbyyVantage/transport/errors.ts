@@ -124,6 +124,27 @@ export interface ErrorContext {
 	creates: boolean;
 	/** Extra advice for particular statuses (e.g. the one-document rule). */
 	hints?: Partial<Record<number, string>>;
+	/** How often Vantage answered 429 (not processed) before the last attempt. */
+	refusedForLoad?: number;
+}
+
+/** The failure behind each error the transport threw, for callers that decide on a retry. */
+const failures = new WeakMap<object, Failure>();
+
+/**
+ * Whether an error from the transport says "not now" rather than "no": 429, 502–504, a timeout,
+ * a network failure or a malformed answer. Waits keep polling through these; idempotent batches
+ * are sent again at the end of a run.
+ */
+export function isTransientError(error: unknown): boolean {
+	const failure = error && typeof error === 'object' ? failures.get(error) : undefined;
+	if (!failure) return false;
+	return (
+		failure.kind === 'network' ||
+		failure.kind === 'timeout' ||
+		failure.kind === 'malformed' ||
+		(failure.kind === 'http' && [429, 502, 503, 504].includes(failure.status ?? 0))
+	);
 }
 
 const NETWORK_SUMMARY: Record<string, string> = {
@@ -170,14 +191,18 @@ export function toNodeApiError(
 	const hint = failure.status !== undefined ? ctx.hints?.[failure.status] : undefined;
 	let description = notes.join(', ') + '.';
 	if (hint) description += ` ${hint}`;
+	// A refused connection never left; anything else may have reached Vantage.
 	const ambiguous =
-		failure.kind === 'network' ||
+		(failure.kind === 'network' && failure.code !== 'ECONNREFUSED') ||
 		failure.kind === 'timeout' ||
 		failure.kind === 'malformed' ||
 		(failure.kind === 'http' && (failure.status ?? 0) >= 500);
 	if (ctx.creates && ambiguous) {
 		description +=
 			' The request may have reached ABBYY Vantage and been applied; it was not sent again so that nothing is created twice. Check in Vantage before running it again.';
+	}
+	if (ctx.refusedForLoad) {
+		description += ` ${ctx.refusedForLoad} of the ${ctx.attempts} attempts were answered 429 (too many requests), which means not processed, so the request was sent again.`;
 	}
 	if (failure.kind === 'http' && failure.status === 403) {
 		description += ' Access depends on the Vantage role of the credential’s user.';
@@ -186,8 +211,10 @@ export function toNodeApiError(
 		...(failure.body ?? {}),
 		...(failure.status !== undefined ? { status: failure.status } : {}),
 	};
-	return apiError(node, ctx.itemIndex, response, summary, {
+	const error = apiError(node, ctx.itemIndex, response, summary, {
 		description,
 		httpCode: failure.status !== undefined ? String(failure.status) : undefined,
 	});
+	failures.set(error, failure);
+	return error;
 }

@@ -13,6 +13,7 @@ import { baseUrlProblem, resolveBaseUrl } from '../../../credentials/AbbyyVantag
 import { CancelledError, pause } from '../helpers/time';
 import type { Endpoint } from './endpoints';
 import { describeFailure, toNodeApiError, type Failure } from './errors';
+import { AUTO_LIMITS, RequestLimiter, sharedLimiter } from './limiter';
 import {
 	backoffDelay,
 	DEFAULT_RETRY_SETTINGS,
@@ -22,6 +23,11 @@ import {
 } from './retry';
 
 export { endpoints, type Endpoint } from './endpoints';
+export { describeFailure, isTransientError, type Failure } from './errors';
+export { RequestLimiter } from './limiter';
+
+/** How many requests may be in flight: Auto (adaptive) or a pinned number. */
+export type Concurrency = 'auto' | number;
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './retry';
 
 export const CREDENTIAL_TYPE = 'abbyyVantageApi';
@@ -57,10 +63,14 @@ export interface UploadBody {
 	length?: number;
 }
 
+/** What one HTTP attempt gave: the parsed answer, or what went wrong. */
+type Attempt<T> = { ok: true; value: T } | { ok: false; failure: Failure; singleUseBody: boolean };
+
 /**
  * The only code that talks to ABBYY Vantage. It sends through n8n's
- * `httpRequestWithAuthentication` (credential sign-in, one refresh on 401, proxy, cancellation),
- * retries what is safe to retry, and turns failures into NodeApiErrors without secrets.
+ * `httpRequestWithAuthentication` (credential sign-in, proxy, cancellation), keeps the number of
+ * requests in flight within the limiter, retries what is safe to retry, signs in again once per
+ * token expiry for all requests in flight, and turns failures into NodeApiErrors without secrets.
  */
 export class VantageClient {
 	private baseUrl?: string;
@@ -70,14 +80,22 @@ export class VantageClient {
 
 	/**
 	 * The decrypted credential, read once per execution and handed to every request: n8n would
-	 * otherwise load and decrypt it again for each one. n8n writes a refreshed token into this same
-	 * object, so later requests use it.
+	 * otherwise load and decrypt it again for each one. n8n writes a new token into this same
+	 * object when it signs in, so later requests use it.
 	 */
 	private credentials?: ICredentialDataDecryptedObject;
 
 	private credentialsOption?: IAdditionalCredentialOptions;
 
 	private nodeCopy?: INode;
+
+	/** The request that is signing in again after a 401; the others wait for it. */
+	private renewal?: Promise<unknown>;
+
+	/** Counts completed sign-ins after a 401: a 401 from before the latest one needs no new one. */
+	private renewals = 0;
+
+	private limiterInUse?: RequestLimiter;
 
 	constructor(
 		private readonly ctx: Context,
@@ -89,6 +107,30 @@ export class VantageClient {
 		return typeof ctx.getExecutionCancelSignal === 'function'
 			? ctx.getExecutionCancelSignal()
 			: undefined;
+	}
+
+	/**
+	 * Concurrency for this run: a number pins how many requests are in flight; Auto shares the
+	 * adaptive limiter of this execution and credential.
+	 */
+	useConcurrency(concurrency: Concurrency): void {
+		this.limiterInUse =
+			concurrency === 'auto'
+				? this.sharedLimiter()
+				: new RequestLimiter({ initial: concurrency, max: concurrency, adaptive: false });
+	}
+
+	get limiter(): RequestLimiter {
+		this.limiterInUse ??= this.sharedLimiter();
+		return this.limiterInUse;
+	}
+
+	private sharedLimiter(): RequestLimiter {
+		const ctx = this.ctx as Partial<IExecuteFunctions>;
+		const executionId = typeof ctx.getExecutionId === 'function' ? ctx.getExecutionId() : undefined;
+		const credentialId = this.node.credentials?.[CREDENTIAL_TYPE]?.id;
+		if (!executionId) return new RequestLimiter({ ...AUTO_LIMITS, adaptive: true });
+		return sharedLimiter(`${executionId}:${credentialId ?? ''}`);
 	}
 
 	async request<T = unknown>(req: VantageRequest): Promise<T> {
@@ -117,7 +159,6 @@ export class VantageClient {
 	}
 
 	private async send<T>(req: VantageRequest): Promise<T> {
-		const node = this.node;
 		const baseUrl = await this.resolveBaseUrl(req.itemIndex);
 		const options: IHttpRequestOptions = {
 			method: req.method,
@@ -132,63 +173,37 @@ export class VantageClient {
 		}
 		if (req.binary) options.encoding = 'arraybuffer';
 
-		let resentAfterSignIn = false;
+		let signedInAgain = false;
+		let refusedForLoad = 0;
+		let renewing: (() => void) | undefined;
 		for (let attempt = 0; ; attempt++) {
-			let failure: Failure;
-			let singleUseBody = false;
-			try {
-				// n8n writes into the options it gets (signal, auth header): each attempt starts clean.
-				const attemptOptions = { ...options };
-				if (req.upload) {
-					const upload = await req.upload();
-					singleUseBody = !Buffer.isBuffer(upload.body);
-					attemptOptions.body = upload.body as IHttpRequestOptions['body'];
-					attemptOptions.headers = {
-						...options.headers,
-						'Content-Type': upload.contentType,
-						...(upload.length !== undefined ? { 'Content-Length': String(upload.length) } : {}),
-					};
-				}
-				const response: unknown = await this.ctx.helpers.httpRequestWithAuthentication.call(
-					this.ctx,
-					CREDENTIAL_TYPE,
-					attemptOptions,
-					this.credentialOptions(),
-				);
-				if (req.binary) return toBuffer(response) as T;
-				if (req.ignoreBody) return undefined as T;
-				const parsed = parseResponse(response);
-				if (parsed !== MALFORMED) return parsed as T;
-				failure = { kind: 'malformed' };
-			} catch (error) {
-				failure = this.signal?.aborted ? { kind: 'cancelled' } : describeFailure(error);
-			}
-			if (failure.kind === 'cancelled') {
-				throw new NodeOperationError(node, new CancelledError().message, {
-					itemIndex: req.itemIndex,
-				});
-			}
-			// After a 401 n8n signs in again, but does not resend a streamed body it has consumed.
-			// Vantage refused the request before handling it, so sending it once more is safe.
-			if (
-				singleUseBody &&
-				!resentAfterSignIn &&
-				failure.kind === 'http' &&
-				failure.status === 401
-			) {
-				resentAfterSignIn = true;
+			if (this.renewal && !renewing) await this.renewal;
+			const renewalsBefore = this.renewals;
+			const result = await this.attempt<T>(req, options);
+			renewing?.();
+			renewing = undefined;
+			if (result.ok) return result.value;
+			const { failure } = result;
+			if (failure.kind === 'cancelled') throw this.cancelled(req);
+			if (failure.kind === 'http' && failure.status === 401 && !signedInAgain) {
+				// Expired or revoked token: one sign-in for every request in flight, then send again.
+				// Vantage refused the request without handling it, so resending is safe.
+				signedInAgain = true;
+				renewing = this.startRenewal(renewalsBefore);
 				continue;
 			}
+			if (failure.kind === 'http' && failure.status === 429) refusedForLoad++;
 			const delay = this.retryDelay(req, failure, attempt);
 			if (delay === undefined) {
 				throw toNodeApiError(
-					node,
+					this.node,
 					{ ...failure, kind: failure.kind },
 					{
 						itemIndex: req.itemIndex,
 						action: req.action,
 						attempts: attempt + 1,
 						creates: !req.idempotent,
+						refusedForLoad,
 						hints: req.hints,
 					},
 				);
@@ -196,11 +211,88 @@ export class VantageClient {
 			try {
 				await pause(delay, this.signal);
 			} catch {
-				throw new NodeOperationError(node, new CancelledError().message, {
-					itemIndex: req.itemIndex,
-				});
+				throw this.cancelled(req);
 			}
 		}
+	}
+
+	/**
+	 * After a 401: the first request that sees the token refused clears it, so that n8n runs the
+	 * credential's sign-in when this request is sent again; the others wait for that (one sign-in
+	 * per expiry, not one per request in flight). Returns the function that ends the wait, or
+	 * undefined when another request is already signing in or has done so.
+	 */
+	private startRenewal(renewalsBefore: number): (() => void) | undefined {
+		const credentials = this.credentials;
+		if (!credentials || !this.credentialOptions()) return undefined;
+		if (this.renewals !== renewalsBefore || this.renewal) return undefined;
+		credentials.accessToken = '';
+		let finish!: () => void;
+		this.renewal = new Promise<void>((resolve) => {
+			finish = () => {
+				this.renewals++;
+				this.renewal = undefined;
+				resolve();
+			};
+		});
+		return finish;
+	}
+
+	/** One HTTP attempt within the limiter; the limiter learns from the answer. */
+	private async attempt<T>(req: VantageRequest, options: IHttpRequestOptions): Promise<Attempt<T>> {
+		let release: () => void;
+		try {
+			release = await this.limiter.acquire(this.signal);
+		} catch {
+			return { ok: false, failure: { kind: 'cancelled' }, singleUseBody: false };
+		}
+		let singleUseBody = false;
+		try {
+			// n8n writes into the options it gets (signal, auth header): each attempt starts clean.
+			const attemptOptions = { ...options };
+			if (req.upload) {
+				const upload = await req.upload();
+				singleUseBody = !Buffer.isBuffer(upload.body);
+				attemptOptions.body = upload.body as IHttpRequestOptions['body'];
+				attemptOptions.headers = {
+					...options.headers,
+					'Content-Type': upload.contentType,
+					...(upload.length !== undefined ? { 'Content-Length': String(upload.length) } : {}),
+				};
+			}
+			const response: unknown = await this.ctx.helpers.httpRequestWithAuthentication.call(
+				this.ctx,
+				CREDENTIAL_TYPE,
+				attemptOptions,
+				this.credentialOptions(),
+			);
+			this.limiter.succeeded();
+			if (req.binary) return { ok: true, value: toBuffer(response) as T };
+			if (req.ignoreBody) return { ok: true, value: undefined as T };
+			const parsed = parseResponse(response);
+			if (parsed !== MALFORMED) return { ok: true, value: parsed as T };
+			return { ok: false, failure: { kind: 'malformed' }, singleUseBody };
+		} catch (error) {
+			const failure: Failure = this.signal?.aborted
+				? { kind: 'cancelled' }
+				: describeFailure(error);
+			if (isLoadSignal(failure)) {
+				// Other senders pause for a Retry-After, but never longer than a retry may wait.
+				const asked = parseRetryAfter(failure.retryAfter);
+				this.limiter.throttled(
+					asked === undefined ? undefined : Math.min(asked, this.settings.maxDelayMs),
+				);
+			} else if (failure.kind === 'http') this.limiter.succeeded();
+			return { ok: false, failure, singleUseBody };
+		} finally {
+			release();
+		}
+	}
+
+	private cancelled(req: VantageRequest): NodeOperationError {
+		return new NodeOperationError(this.node, new CancelledError().message, {
+			itemIndex: req.itemIndex,
+		});
 	}
 
 	private credentialOptions(): IAdditionalCredentialOptions | undefined {
@@ -214,6 +306,9 @@ export class VantageClient {
 						type: CREDENTIAL_TYPE,
 						data: this.credentials,
 					},
+					// The node signs in again itself, once for all requests in flight (see renewToken).
+					// Hosts before n8n-workflow 2.x ignore this and sign in again per request.
+					preAuthenticationRetryStatusCode: [],
 				}
 			: undefined;
 		return this.credentialsOption;
@@ -225,15 +320,24 @@ export class VantageClient {
 		return this.nodeCopy;
 	}
 
-	/** Milliseconds to wait before sending again, or undefined to give up now. */
+	/**
+	 * Milliseconds to wait before sending again, or undefined to give up now. A 429 means the
+	 * request was not processed, and a refused connection means it never left: both are sent
+	 * again even when they create something. Other failures of creating requests may have reached
+	 * Vantage and are never resent.
+	 */
 	private retryDelay(req: VantageRequest, failure: Failure, attempt: number): number | undefined {
-		if (!req.idempotent || attempt >= this.settings.maxRetries) return undefined;
+		if (attempt >= this.settings.maxRetries) return undefined;
+		const notProcessed =
+			(failure.kind === 'http' && failure.status === 429) ||
+			(failure.kind === 'network' && failure.code === 'ECONNREFUSED');
 		const transient =
+			notProcessed ||
 			failure.kind === 'network' ||
 			failure.kind === 'timeout' ||
 			failure.kind === 'malformed' ||
 			(failure.kind === 'http' && RETRYABLE_STATUSES.has(failure.status ?? 0));
-		if (!transient) return undefined;
+		if (!transient || (!req.idempotent && !notProcessed)) return undefined;
 		const asked = parseRetryAfter(failure.retryAfter);
 		if (asked !== undefined) {
 			// Waiting less than asked would only be refused again; more than the ceiling is not allowed.
@@ -241,6 +345,14 @@ export class VantageClient {
 		}
 		return backoffDelay(attempt, this.settings);
 	}
+}
+
+/** Answers that say the service is under load: the limiter halves. */
+export function isLoadSignal(failure: Failure): boolean {
+	return (
+		failure.kind === 'timeout' ||
+		(failure.kind === 'http' && (failure.status === 429 || failure.status === 503))
+	);
 }
 
 const MALFORMED = Symbol('malformed');

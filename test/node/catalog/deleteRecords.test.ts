@@ -339,7 +339,7 @@ describe('Delete Records: bad input never causes a request', () => {
 			'Batch Size must be between 1 and 5000, not 5001 [item 0]',
 		],
 		['Batch Size 2.5', { batchSize: 2.5 }, 'Batch Size must be a whole number, not 2.5 [item 0]'],
-		['Concurrency 0', { concurrency: 0 }, 'Concurrency must be between 1 and 8, not 0 [item 0]'],
+		['Concurrency 0', { concurrency: 0 }, 'Concurrency must be between 1 and 16, not 0 [item 0]'],
 	])('%s is refused', async (_name, options, message) => {
 		const result = await runNode({
 			credentials: f.store,

@@ -12,6 +12,7 @@ describe('Catalog picker (list search)', () => {
 		};
 		expect(all.results).toEqual([
 			{ name: 'Customers', value: 'Customers' },
+			{ name: 'Products', value: 'Products' },
 			{ name: 'Vendors', value: 'Vendors' },
 			{ name: CATALOG, value: CATALOG },
 		]);

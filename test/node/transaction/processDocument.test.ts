@@ -66,13 +66,14 @@ describe('Process Document: files in, fields out', () => {
 		const fields = item.json.fields as IDataObject;
 		expect(fields.InvoiceNumber).toBe('INV-1');
 		expect(fields.InvoiceDate).toBe('2025-11-03');
-		expect(fields.Total).toBe('1250.00');
+		// Decimal fields are JSON numbers; dates stay ISO text.
+		expect(fields.Total).toBe(1250);
 		// A repeating field is an array, a group an object, a table an array of row objects.
 		expect(fields.PONumbers).toEqual(['PO-7', 'PO-8']);
 		expect(fields.Vendor).toMatchObject({ Name: 'ACME GmbH' });
 		expect(fields.LineItems).toEqual([
-			{ Description: 'Paper', Quantity: '2', Amount: '10.00' },
-			{ Description: 'Toner', Quantity: '1', Amount: '1240.00' },
+			{ Description: 'Paper', Quantity: 2, Amount: 10 },
+			{ Description: 'Toner', Quantity: 1, Amount: 1240 },
 		]);
 		expect(item.json.fieldDetails).toBeUndefined();
 		expect(uploads('LaunchTransaction')).toHaveLength(1);
@@ -95,9 +96,9 @@ describe('Process Document: files in, fields out', () => {
 			parameters: process({}, { includeFieldDetails: true }),
 		});
 		const json = result.items[0].json;
-		expect((json.fields as IDataObject).Total).toBe('1250.00');
+		expect((json.fields as IDataObject).Total).toBe(1250);
 		expect((json.fieldDetails as IDataObject).Total).toEqual({
-			value: '1250.00',
+			value: 1250,
 			confidence: 62,
 			rawValue: '1.250,00',
 			needsVerification: true,

@@ -76,7 +76,7 @@ describe('Transaction → Get, Wait For Transaction, Get Results, Download File,
 		expect(json).toMatchObject({ transactionId, status: 'Processed' });
 		expect((json.fields as IDataObject).InvoiceNumber).toBe('GR-1');
 		expect((json.fields as IDataObject).LineItems).toEqual([
-			{ Description: 'Item', Quantity: '1', Amount: '5.00' },
+			{ Description: 'Item', Quantity: 1, Amount: 5 },
 		]);
 		expect(json.fieldDetails).toBeDefined();
 

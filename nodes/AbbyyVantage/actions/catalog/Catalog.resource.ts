@@ -1,17 +1,36 @@
 import { resourceDescription } from '../common';
+import * as clear from './clear.operation';
 import * as deleteRecords from './deleteRecords.operation';
+import * as get from './get.operation';
+import * as getMany from './getMany.operation';
 import * as reindex from './reindex.operation';
 
-export const operations = { deleteRecords, reindex };
+export const operations = { clear, deleteRecords, get, getMany, reindex };
 
 export const description = resourceDescription(
 	'catalog',
 	operations,
 	{
+		clear: {
+			name: 'Clear',
+			description: 'Delete every record of a catalog (cannot be undone)',
+			action: 'Clear a catalog',
+		},
 		deleteRecords: {
 			name: 'Delete Records',
 			description: 'Delete records by ID, in batches of up to 5000',
 			action: 'Delete catalog records',
+		},
+		get: {
+			name: 'Get',
+			description:
+				'Get a catalog’s columns (with type and whether they may be empty) and row count',
+			action: 'Get a catalog',
+		},
+		getMany: {
+			name: 'Get Many',
+			description: 'List the catalogs of the tenant',
+			action: 'Get many catalogs',
 		},
 		reindex: {
 			name: 'Reindex',

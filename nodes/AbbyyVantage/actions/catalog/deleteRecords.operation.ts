@@ -8,15 +8,14 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { MAX_RECORDS_PER_REQUEST } from '../../constants';
-import { chunk, runBatches } from '../../helpers/batches';
 import { apiError, asNodeError, errorItem, invalid } from '../../helpers/errors';
 import { runPerItem } from '../../helpers/items';
 import { readRecordIds, type InvalidId } from '../../helpers/recordIds';
 import { requireInteger, requireOption } from '../../helpers/validation';
-import { endpoints, type VantageClient } from '../../transport';
+import type { VantageClient } from '../../transport';
+import { deleteIds } from '../catalogRecord/writer';
 import { concurrencyOption, defaultPollSettings, readConcurrency, readOptions } from '../common';
 import {
-	CATALOG_HINTS,
 	catalogProperty,
 	readCatalogId,
 	REINDEX_POLL,
@@ -24,9 +23,7 @@ import {
 	waitForReindex,
 } from './shared';
 
-const CONCURRENCY = { default: 1, max: 8, what: 'delete requests' };
-/** After one of these, every further batch would fail the same way: stop sending. */
-const FATAL_STATUSES = ['401', '403', '404'];
+const CONCURRENCY = { max: 16, what: 'delete requests' };
 
 const properties: INodeProperties[] = [
 	catalogProperty,
@@ -155,14 +152,14 @@ interface Settings {
 	skipInvalidIds: boolean;
 }
 
-function readSettings(ctx: IExecuteFunctions): Settings {
+function readSettings(ctx: IExecuteFunctions, client: VantageClient): Settings {
 	const options = readOptions(ctx, 0);
 	return {
 		batchSize:
 			options.batchSize === undefined
 				? MAX_RECORDS_PER_REQUEST
 				: requireInteger(ctx, 0, 'Batch Size', options.batchSize, 1, MAX_RECORDS_PER_REQUEST),
-		concurrency: readConcurrency(ctx, options, CONCURRENCY),
+		concurrency: readConcurrency(ctx, options, CONCURRENCY, client),
 		reindexAfterDelete: options.reindexAfterDelete === true,
 		waitForReindex: options.waitForReindex === true,
 		skipInvalidIds: options.skipInvalidIds === true,
@@ -207,25 +204,13 @@ async function deleteFromCatalog(
 				: 'No record IDs to delete: Record IDs is empty',
 		);
 	}
-	const batches = chunk(pool.unique, settings.batchSize);
 	const uniqueCount = pool.unique.size;
-	const run = await runBatches(
-		batches,
+	const run = await deleteIds(
+		client,
+		catalogId,
+		pool.unique,
+		settings.batchSize,
 		settings.concurrency,
-		async (ids, batch) => {
-			// Sent without the item: a batch's reason is reported once, in the item's summary.
-			await client.request({
-				...endpoints.deleteRecords(catalogId),
-				body: ids,
-				ignoreBody: true,
-				action: `deleting batch ${batch + 1} of ${batches.length} (${ids.length} IDs) from catalog "${catalogId}"`,
-				hints: CATALOG_HINTS,
-			});
-		},
-		(error) =>
-			FATAL_STATUSES.includes(String(error.httpCode))
-				? `an earlier batch failed with HTTP ${error.httpCode}`
-				: undefined,
 	);
 	const { failedBatches } = run;
 	const summary: IDataObject = {
@@ -268,7 +253,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const settings = readSettings(this);
+	const settings = readSettings(this, client);
 	const mode = requireOption(this, 0, 'Mode', this.getNodeParameter('mode', 0), [
 		'perItem',
 		'aggregate',

@@ -10,7 +10,7 @@ import { endpoints, type VantageClient } from '../../transport';
 import { concurrencyOption, readConcurrency, readOptions } from '../common';
 import { getExportStatus, readRequestId, REPORT_ACCESS_HINTS, requestIdProperty } from './shared';
 
-const CONCURRENCY = { default: 1, max: 10, what: 'files' };
+const CONCURRENCY = { max: 16, what: 'files' };
 
 const properties: INodeProperties[] = [
 	requestIdProperty,
@@ -61,7 +61,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY);
+	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
 	return await runPerItem(this, items, async (itemIndex) => {
 		const requestId = readRequestId(this, itemIndex);
 		const files = requireOption(

@@ -6,7 +6,7 @@ import type { VantageClient } from '../../transport';
 import { concurrencyOption, readConcurrency, readOptions } from '../common';
 import { getExportStatus, readRequestId, requestIdProperty } from './shared';
 
-const CONCURRENCY = { default: 1, max: 20, what: 'items' };
+const CONCURRENCY = { max: 32, what: 'items' };
 
 const properties: INodeProperties[] = [
 	requestIdProperty,
@@ -30,7 +30,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY);
+	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
 	return await runPerItem(
 		this,
 		items,

@@ -27,7 +27,7 @@ import {
 	type ExportStatus,
 } from './shared';
 
-const CONCURRENCY = { default: 10, max: 100, what: 'exports' };
+const CONCURRENCY = { max: 100, what: 'exports', autoTasks: 100 };
 
 const POLL: PollDefaults = {
 	intervalSeconds: 10,
@@ -58,7 +58,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY);
+	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
 	return await runPerItem(
 		this,
 		items,

@@ -9,7 +9,7 @@ import { documentItems, readResultOptions, resultOptions } from './results';
 import { readTransactionId, transactionIdProperty } from './shared';
 import { Transactions } from './transactions';
 
-const CONCURRENCY = { default: 4, max: 32, what: 'transactions' };
+const CONCURRENCY = { max: 32, what: 'transactions' };
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,
@@ -34,7 +34,7 @@ export async function execute(
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
 	const transactions = new Transactions(this, client);
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY);
+	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
 	return await runPerItem(
 		this,
 		items,

@@ -43,7 +43,7 @@ import {
 } from './shared';
 import { Transactions, type FileOptions } from './transactions';
 
-const CONCURRENCY = { default: 4, max: 32, what: 'transactions' };
+const CONCURRENCY = { max: 32, what: 'transactions' };
 /** The vendor suggests launch for one small file, separate calls for large or multi-file jobs. */
 const LAUNCH_MAX_BYTES = 30 * 1024 * 1024;
 
@@ -214,7 +214,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY);
+	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
 	const mode = requireOption(
 		this,
 		0,

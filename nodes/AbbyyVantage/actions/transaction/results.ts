@@ -200,10 +200,12 @@ export async function documentItems(
 				);
 			}
 		}
+		// `fields` is added second (after the ids and status) so that the data is at the top of the item.
 		const base: IDataObject = {
 			transactionId,
 			documentId,
 			status: info.status,
+			fields: {},
 			skill: shaped?.skill ?? null,
 			classification: shapeClassification(document.classification),
 			businessRulesErrors: Array.isArray(document.businessRulesErrors)

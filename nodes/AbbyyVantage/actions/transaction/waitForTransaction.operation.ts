@@ -20,7 +20,7 @@ import {
 } from './shared';
 import { Transactions } from './transactions';
 
-const CONCURRENCY = { default: 10, max: 100, what: 'transactions' };
+const CONCURRENCY = { max: 100, what: 'transactions', autoTasks: 100 };
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,
@@ -49,7 +49,7 @@ export async function execute(
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
 	const transactions = new Transactions(this, client);
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY);
+	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
 	return await runPerItem(
 		this,
 		items,

@@ -1,0 +1,64 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports --
+ * End-to-end tooling, never shipped: reads what n8n wrote to disk. */
+/** Reading what a workflow wrote: hashes of files, CSV rows. */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+export function sha256(bytes: Buffer | string): string {
+	return createHash('sha256').update(bytes).digest('hex');
+}
+
+export function sha256File(path: string): string {
+	return sha256(readFileSync(path));
+}
+
+/**
+ * RFC 4180 CSV (the kind n8n's Convert to File writes): fields separated by `delimiter`, records by
+ * CRLF or LF, fields in double quotes may hold delimiters, line breaks and doubled quotes.
+ */
+export function parseCsv(text: string, delimiter = ','): string[][] {
+	const rows: string[][] = [];
+	let row: string[] = [];
+	let field = '';
+	let quoted = false;
+	const body = text.replace(/^\uFEFF/, '');
+	for (let i = 0; i < body.length; i++) {
+		const c = body[i];
+		if (quoted) {
+			if (c === '"' && body[i + 1] === '"') {
+				field += '"';
+				i++;
+			} else if (c === '"') quoted = false;
+			else field += c;
+		} else if (c === '"') quoted = true;
+		else if (c === delimiter) {
+			row.push(field);
+			field = '';
+		} else if (c === '\n' || c === '\r') {
+			if (c === '\r' && body[i + 1] === '\n') i++;
+			row.push(field);
+			rows.push(row);
+			row = [];
+			field = '';
+		} else field += c;
+	}
+	if (field !== '' || row.length) {
+		row.push(field);
+		rows.push(row);
+	}
+	return rows;
+}
+
+/** CSV text as objects keyed by the header row. */
+export function csvRecords(text: string): {
+	header: string[];
+	records: Array<Record<string, string>>;
+} {
+	const [header = [], ...rows] = parseCsv(text);
+	return {
+		header,
+		records: rows.map((cells) =>
+			Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ''])),
+		),
+	};
+}

@@ -1,0 +1,75 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { invalid } from '../../helpers/errors';
+import { runPreparedPerItem } from '../../helpers/items';
+import { endpoints, type VantageClient } from '../../transport';
+import { CATALOG_HINTS, catalogProperty, readCatalogId } from './shared';
+
+const properties: INodeProperties[] = [
+	catalogProperty,
+	{
+		displayName: 'Delete All Records',
+		name: 'confirm',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether you understand that every record of the catalog is deleted and that this cannot be undone. Nothing is sent unless this is on.',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['catalog'], operation: ['clear'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	return await runPreparedPerItem(
+		this,
+		items,
+		(itemIndex) => {
+			const catalogId = readCatalogId(this, itemIndex);
+			if (this.getNodeParameter('confirm', itemIndex, false) !== true) {
+				throw invalid(
+					this,
+					itemIndex,
+					`Clear of catalog "${catalogId}" was not confirmed: turn on Delete All Records`,
+					'Clearing deletes every record and cannot be undone.',
+				);
+			}
+			return catalogId;
+		},
+		async (catalogId, itemIndex) => {
+			// The row count just before clearing is what the clear removes (ClearCatalog reports nothing).
+			const before = await client.request<IDataObject | undefined>({
+				...endpoints.getCatalog(catalogId),
+				itemIndex,
+				action: `reading catalog "${catalogId}" before clearing it`,
+				hints: CATALOG_HINTS,
+			});
+			await client.request({
+				...endpoints.clearCatalog(catalogId),
+				ignoreBody: true,
+				itemIndex,
+				action: `clearing catalog "${catalogId}"`,
+				hints: CATALOG_HINTS,
+			});
+			return {
+				json: {
+					catalogId,
+					cleared: true,
+					recordsRemoved: typeof before?.rowCount === 'number' ? before.rowCount : null,
+				},
+			};
+		},
+	);
+}

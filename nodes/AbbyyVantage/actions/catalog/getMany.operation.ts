@@ -1,0 +1,35 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { runPerItem } from '../../helpers/items';
+import { endpoints, type VantageClient } from '../../transport';
+import { readReturnLimit, returnAllProperties } from '../common';
+
+const properties: INodeProperties[] = [...returnAllProperties()];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['catalog'], operation: ['getMany'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, items, async (itemIndex) => {
+		const limit = readReturnLimit(this, itemIndex);
+		const catalogs = await client.request<IDataObject[] | undefined>({
+			...endpoints.getCatalogs(),
+			itemIndex,
+			action: 'listing catalogs',
+		});
+		const all = Array.isArray(catalogs) ? catalogs : [];
+		return (limit === undefined ? all : all.slice(0, limit)).map((catalog) => ({ json: catalog }));
+	});
+}

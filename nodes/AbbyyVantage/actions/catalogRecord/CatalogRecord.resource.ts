@@ -1,0 +1,37 @@
+import { resourceDescription } from '../common';
+import * as add from './add.operation';
+import * as get from './get.operation';
+import * as getMany from './getMany.operation';
+import * as sync from './sync.operation';
+
+export const operations = { add, get, getMany, sync };
+
+export const description = resourceDescription(
+	'catalogRecord',
+	operations,
+	{
+		add: {
+			name: 'Add',
+			description:
+				'Add records mapped from the input items; a record with an existing ID is replaced',
+			action: 'Add catalog records',
+		},
+		get: {
+			name: 'Get',
+			description: 'Get one record of a catalog by its ID',
+			action: 'Get a catalog record',
+		},
+		getMany: {
+			name: 'Get Many',
+			description: 'Read the records of a catalog',
+			action: 'Get many catalog records',
+		},
+		sync: {
+			name: 'Sync',
+			description:
+				'Make the catalog equal the input items: add new records, update changed ones, delete the rest',
+			action: 'Sync catalog records',
+		},
+	},
+	'add',
+);

@@ -1,0 +1,152 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { MAX_RECORDS_PER_REQUEST } from '../../constants';
+import { invalid } from '../../helpers/errors';
+import { toColumnStrings, type CatalogColumn } from '../../helpers/recordValues';
+import { describeValue, requireInteger } from '../../helpers/validation';
+import { RECORD_ID_FIELD } from '../../methods/resourceMapping';
+import { endpoints, type VantageClient } from '../../transport';
+import { CATALOG_HINTS } from '../catalog/shared';
+import { readConcurrency, readOptions } from '../common';
+
+/** The Columns mapper: item fields → catalog columns, and which field gives the record id. */
+export const columnsProperty: INodeProperties = {
+	displayName: 'Columns',
+	name: 'columns',
+	type: 'resourceMapper',
+	noDataExpression: true,
+	default: { mappingMode: 'defineBelow', value: null },
+	required: true,
+	typeOptions: {
+		loadOptionsDependsOn: ['catalogId.value'],
+		resourceMapper: {
+			resourceMapperMethod: 'getCatalogColumns',
+			mode: 'upsert',
+			fieldWords: { singular: 'column', plural: 'columns' },
+			addAllFields: true,
+			multiKeyMatch: false,
+			supportAutoMap: true,
+			matchingFieldsLabels: {
+				title: 'Record ID From',
+				description:
+					'The field whose value is the record ID: "Record ID", or a column such as a vendor number',
+				hint: 'Records with the same ID are replaced',
+			},
+		},
+	},
+};
+
+export interface CatalogRecord {
+	id: string;
+	fields: Record<string, string[]>;
+	item: number;
+}
+
+/** The catalog's columns (GetCatalog), read once per catalog per execution. */
+export class CatalogColumns {
+	private readonly cache = new Map<
+		string,
+		Promise<{ columns: CatalogColumn[]; rowCount: number }>
+	>();
+
+	constructor(private readonly client: VantageClient) {}
+
+	async of(
+		catalogId: string,
+		itemIndex: number,
+	): Promise<{ columns: CatalogColumn[]; rowCount: number }> {
+		let entry = this.cache.get(catalogId);
+		if (!entry) {
+			entry = this.client
+				.request<IDataObject | undefined>({
+					...endpoints.getCatalog(catalogId),
+					itemIndex,
+					action: `reading the columns of catalog "${catalogId}"`,
+					hints: CATALOG_HINTS,
+				})
+				.then((catalog) => ({
+					columns: (Array.isArray(catalog?.columns) ? (catalog.columns as IDataObject[]) : [])
+						.filter((c) => typeof c.name === 'string')
+						.map((c) => ({
+							name: c.name as string,
+							type: String(c.type ?? 'Text'),
+							notEmpty: c.notEmpty === true,
+						})),
+					rowCount: typeof catalog?.rowCount === 'number' ? catalog.rowCount : 0,
+				}));
+			this.cache.set(catalogId, entry);
+		}
+		return await entry;
+	}
+}
+
+/**
+ * One input item as a catalog record, from the Columns mapper: values mapped below, or the
+ * item's own fields (auto-map). Only the catalog's columns are sent; the matching field gives
+ * the id. Values the catalog cannot hold are refused here, naming the item and the column.
+ */
+export function readRecord(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	itemIndex: number,
+	columns: CatalogColumn[],
+): CatalogRecord & { mapped: string[] } {
+	const mappingMode = ctx.getNodeParameter('columns.mappingMode', itemIndex, 'defineBelow');
+	const values =
+		mappingMode === 'autoMapInputData'
+			? items[itemIndex].json
+			: ((ctx.getNodeParameter('columns.value', itemIndex, {}) ?? {}) as IDataObject);
+	const matching = ctx.getNodeParameter('columns.matchingColumns', itemIndex, [
+		RECORD_ID_FIELD,
+	]) as string[];
+	const idField =
+		Array.isArray(matching) && typeof matching[0] === 'string' ? matching[0] : RECORD_ID_FIELD;
+	const rawId = values[idField];
+	const id =
+		typeof rawId === 'string'
+			? rawId.trim()
+			: typeof rawId === 'number' && Number.isFinite(rawId)
+				? String(rawId)
+				: '';
+	if (!id) {
+		throw invalid(
+			ctx,
+			itemIndex,
+			`The record ID ("${idField === RECORD_ID_FIELD ? 'Record ID' : idField}") is empty: ${describeValue(rawId)}`,
+			'Map a value to the field chosen under Record ID From.',
+		);
+	}
+	const fields: Record<string, string[]> = {};
+	const mapped: string[] = [];
+	for (const column of columns) {
+		if (!(column.name in values)) continue;
+		const result = toColumnStrings(values[column.name], column);
+		if ('problem' in result) {
+			throw invalid(ctx, itemIndex, `Column "${column.name}" of record "${id}" ${result.problem}`);
+		}
+		fields[column.name] = result.strings;
+		mapped.push(column.name);
+	}
+	return { id, fields, item: itemIndex, mapped };
+}
+
+/** Add and Sync: how many write requests are in flight at once. */
+export const WRITE_CONCURRENCY = { max: 16, what: 'requests' };
+
+/** Read once per execution (item 0): they shape the whole run. */
+export function readWriteSettings(ctx: IExecuteFunctions, client: VantageClient) {
+	const options = readOptions(ctx, 0);
+	return {
+		batchSize:
+			options.batchSize === undefined
+				? MAX_RECORDS_PER_REQUEST
+				: requireInteger(ctx, 0, 'Batch Size', options.batchSize, 1, MAX_RECORDS_PER_REQUEST),
+		concurrency: readConcurrency(ctx, options, WRITE_CONCURRENCY, client),
+		options,
+	};
+}

@@ -1,0 +1,259 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	JsonObject,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { MAX_RECORDS_PER_REQUEST } from '../../constants';
+import { apiError, asNodeError, errorItem, invalid } from '../../helpers/errors';
+import { sameFields } from '../../helpers/recordValues';
+import type { VantageClient } from '../../transport';
+import { concurrencyOption, defaultPollSettings, sortedOptions } from '../common';
+import { catalogProperty, REINDEX_POLL, startReindex, waitForReindex } from '../catalog/shared';
+import { readRecords } from './reader';
+import { readGroups, type CatalogGroup } from './records';
+import {
+	columnsProperty,
+	readWriteSettings,
+	WRITE_CONCURRENCY,
+	type CatalogRecord,
+} from './shared';
+import { addRecords, deleteIds } from './writer';
+
+/** Ids listed per action in a dry run's plan; the counts are always complete. */
+const PLAN_ID_LIMIT = 100;
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'The input items are the catalog’s complete desired content: records not among them are deleted',
+		name: 'syncNotice',
+		type: 'notice',
+		default: '',
+	},
+	catalogProperty,
+	columnsProperty,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: sortedOptions([
+			{
+				displayName: 'Batch Size',
+				name: 'batchSize',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_RECORDS_PER_REQUEST },
+				default: MAX_RECORDS_PER_REQUEST,
+				description: `Records per request (1–${MAX_RECORDS_PER_REQUEST}, the most Vantage accepts)`,
+			},
+			concurrencyOption(WRITE_CONCURRENCY),
+			{
+				displayName: 'Dry Run',
+				name: 'dryRun',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to only output the plan (what would be added, updated and deleted) without changing the catalog',
+			},
+			{
+				displayName: 'Max Share to Delete (%)',
+				name: 'maxDeleteShare',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 100 },
+				default: 50,
+				description:
+					'Refuse to run when more than this share of the catalog’s records would be deleted, so that an empty or partial source cannot wipe the catalog by accident',
+			},
+			{
+				displayName: 'Reindex After Sync',
+				name: 'reindex',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to start a catalog reindex after changes and wait for it. Skills only see the changes once it has completed.',
+			},
+		]),
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['catalogRecord'], operation: ['sync'] } },
+	properties,
+);
+
+interface Plan {
+	add: CatalogRecord[];
+	update: CatalogRecord[];
+	delete: string[];
+	unchanged: number;
+	current: number;
+}
+
+/** Compare the source with the catalog on the mapped columns; an update keeps unmapped ones. */
+function planOf(
+	group: CatalogGroup,
+	current: Array<{ id: string; fields: Record<string, string[]> }>,
+): Plan {
+	const existing = new Map(current.map((r) => [r.id, r.fields]));
+	const plan: Plan = { add: [], update: [], delete: [], unchanged: 0, current: current.length };
+	const wanted = new Set<string>();
+	for (const record of group.records) {
+		wanted.add(record.id);
+		const stored = existing.get(record.id);
+		if (!stored) plan.add.push(record);
+		else if (sameFields(record.fields, stored, group.mapped)) plan.unchanged++;
+		else plan.update.push({ ...record, fields: { ...stored, ...record.fields } });
+	}
+	for (const record of current) if (!wanted.has(record.id)) plan.delete.push(record.id);
+	return plan;
+}
+
+const capped = (ids: string[]) => ids.slice(0, PLAN_ID_LIMIT);
+
+async function syncCatalog(
+	ctx: IExecuteFunctions,
+	client: VantageClient,
+	group: CatalogGroup,
+	settings: ReturnType<typeof readWriteSettings>,
+): Promise<IDataObject> {
+	const itemIndex = group.itemIndexes[0];
+	const { options } = settings;
+	const share = options.maxDeleteShare === undefined ? 50 : Number(options.maxDeleteShare);
+	if (!Number.isFinite(share) || share < 0 || share > 100) {
+		throw invalid(
+			ctx,
+			0,
+			`Max Share to Delete must be between 0 and 100, not ${JSON.stringify(options.maxDeleteShare)}`,
+		);
+	}
+	const current = await readRecords(client, group.catalogId, {
+		rowCount: group.rowCount,
+		concurrency: settings.concurrency,
+		itemIndex,
+	});
+	const plan = planOf(group, current);
+	const limitExceeded = plan.current > 0 && plan.delete.length > (plan.current * share) / 100;
+	const summary: IDataObject = {
+		catalogId: group.catalogId,
+		dryRun: options.dryRun === true,
+		sourceRecords: group.records.length,
+		duplicatesRemoved: group.superseded.length,
+		currentRecords: plan.current,
+		toAdd: plan.add.length,
+		toUpdate: plan.update.length,
+		toDelete: plan.delete.length,
+		unchanged: plan.unchanged,
+	};
+	if (options.dryRun === true) {
+		return {
+			...summary,
+			deleteLimitExceeded: limitExceeded,
+			plan: {
+				add: capped(plan.add.map((r) => r.id)),
+				update: capped(plan.update.map((r) => r.id)),
+				delete: capped(plan.delete),
+				idsListedPerAction: PLAN_ID_LIMIT,
+			},
+		};
+	}
+	if (limitExceeded) {
+		throw invalid(
+			ctx,
+			itemIndex,
+			`Sync would delete ${plan.delete.length} of the ${plan.current} records in catalog "${group.catalogId}" (${Math.round((plan.delete.length / plan.current) * 100)} %), more than Max Share to Delete (${share} %)`,
+			'Check that the source is complete. If the deletions are intended, raise Max Share to Delete, or run with Dry Run to see the plan.',
+		);
+	}
+
+	// Deletes first: they make room under the catalog's record limit.
+	const deleted = await deleteIds(
+		client,
+		group.catalogId,
+		plan.delete,
+		settings.batchSize,
+		settings.concurrency,
+	);
+	const written = await addRecords(
+		client,
+		group.catalogId,
+		[...plan.update, ...plan.add],
+		settings.batchSize,
+		settings.concurrency,
+	);
+	const updates = new Set(plan.update.map((r) => r.id));
+	const done = [...written.added, ...written.replaced];
+	const failures = [
+		...deleted.failedBatches.flatMap((b) =>
+			b.ids.map((id) => ({ id, action: 'delete', reasons: [b.error] })),
+		),
+		...written.failed.map((f) => ({ ...f, action: updates.has(f.id) ? 'update' : 'add' })),
+	];
+	Object.assign(summary, {
+		added: done.filter((id) => !updates.has(id)).length,
+		updated: done.filter((id) => updates.has(id)).length,
+		deleted: deleted.idsDone,
+		failed: failures.length,
+		failures,
+		failedBatches: [
+			...deleted.failedBatches.map((b) => ({ ...b, action: 'delete' })),
+			...written.failedBatches.map((b) => ({ ...b, action: 'add' })),
+		],
+		...(written.insertedRowCountMismatches.length
+			? { insertedRowCountMismatches: written.insertedRowCountMismatches }
+			: {}),
+	});
+	if (failures.length) {
+		throw apiError(
+			ctx.getNode(),
+			itemIndex,
+			{ ...summary } as JsonObject,
+			`Sync of catalog "${group.catalogId}" left ${failures.length} record${failures.length === 1 ? '' : 's'} not done, e.g. ${failures[0].action} "${failures[0].id}": ${failures[0].reasons.join('; ')}`,
+			{
+				description:
+					'Everything else was applied. Every failure is listed with its reason in the error item; running the sync again applies what is still missing.',
+				httpCode:
+					(summary.failedBatches as Array<{ httpCode: string | null }>)[0]?.httpCode ?? undefined,
+				output: summary,
+			},
+		);
+	}
+	const changes = done.length + deleted.idsDone;
+	if (options.reindex !== false && changes > 0) {
+		const started = await startReindex(ctx, client, group.catalogId, itemIndex);
+		summary.reindex = await waitForReindex(
+			ctx,
+			client,
+			started,
+			defaultPollSettings(REINDEX_POLL),
+			itemIndex,
+		);
+	}
+	return summary;
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	const settings = readWriteSettings(this, client);
+	const out: INodeExecutionData[] = [];
+	const continueOnFail = this.continueOnFail();
+	const groups = await readGroups(this, client, items, out);
+	for (const group of groups) {
+		const pairedItem = group.itemIndexes.map((item) => ({ item }));
+		try {
+			out.push({ json: await syncCatalog(this, client, group, settings), pairedItem });
+		} catch (error) {
+			const nodeError = asNodeError(this, error, group.itemIndexes[0]);
+			if (!continueOnFail) throw nodeError;
+			out.push(errorItem(nodeError, group.itemIndexes));
+		}
+	}
+	return out;
+}

@@ -1,0 +1,110 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * Catalog values: the API stores every column value as an array of strings (RecordModel
+ * `fields: { [column]: string[] }`). Columns are Text, Double, Integer or Date (ColumnType).
+ */
+export type ColumnType = 'Text' | 'Double' | 'Integer' | 'Date';
+
+export interface CatalogColumn {
+	name: string;
+	type: ColumnType | string;
+	notEmpty: boolean;
+}
+
+/** Vantage's limits: characters per value and records per catalog. */
+export const MAX_VALUE_LENGTH = 256;
+export const MAX_RECORDS_PER_CATALOG = 500_000;
+
+/** Why a value cannot be stored, or its strings. A list value becomes several strings. */
+export function toColumnStrings(
+	value: unknown,
+	column: CatalogColumn,
+): { strings: string[] } | { problem: string } {
+	if (value === undefined || value === null || value === '') return { strings: [] };
+	const values = Array.isArray(value) ? value : [value];
+	const strings: string[] = [];
+	for (const one of values) {
+		if (one === undefined || one === null || one === '') continue;
+		const text = toText(one, column.type);
+		if (typeof text !== 'string') return text;
+		if (text.length > MAX_VALUE_LENGTH) {
+			return {
+				problem: `is ${text.length} characters long; Vantage stores at most ${MAX_VALUE_LENGTH}`,
+			};
+		}
+		strings.push(text);
+	}
+	return { strings };
+}
+
+function isDateLike(value: unknown): value is { toISO: () => string } | Date {
+	return (
+		value instanceof Date ||
+		(!!value &&
+			typeof value === 'object' &&
+			typeof (value as { toISO?: unknown }).toISO === 'function')
+	);
+}
+
+/** One value as the column type expects it: invariant numbers, ISO dates (inferred format). */
+function toText(value: unknown, type: string): string | { problem: string } {
+	if (type === 'Double' || type === 'Integer') {
+		const number =
+			typeof value === 'number'
+				? value
+				: typeof value === 'string' && /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(value)
+					? Number(value)
+					: NaN;
+		if (!Number.isFinite(number))
+			return { problem: `must be a number, not ${JSON.stringify(value)}` };
+		if (type === 'Integer' && !Number.isInteger(number))
+			return { problem: `must be a whole number, not ${number}` };
+		return String(number);
+	}
+	if (type === 'Date') {
+		if (isDateLike(value)) {
+			const iso = value instanceof Date ? value.toISOString() : value.toISO();
+			return iso.slice(0, 10);
+		}
+		if (
+			typeof value === 'string' &&
+			/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value.trim())
+		) {
+			return value.trim().slice(0, 10);
+		}
+		return { problem: `must be a date (e.g. 2026-11-23), not ${JSON.stringify(value)}` };
+	}
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	if (isDateLike(value)) return value instanceof Date ? value.toISOString() : value.toISO();
+	return JSON.stringify(value);
+}
+
+/** Two records' fields are equal on `columns` (value order matters; missing = empty). */
+export function sameFields(
+	a: Record<string, string[]>,
+	b: Record<string, string[]>,
+	columns: Iterable<string>,
+): boolean {
+	for (const column of columns) {
+		const x = a[column] ?? [];
+		const y = b[column] ?? [];
+		if (x.length !== y.length || x.some((v, i) => v !== y[i])) return false;
+	}
+	return true;
+}
+
+/** A record as the API returns it (RecordDto), with fields as string arrays. */
+export function recordFields(fields: unknown): Record<string, string[]> {
+	const out: Record<string, string[]> = {};
+	if (!fields || typeof fields !== 'object') return out;
+	for (const [column, values] of Object.entries(fields as IDataObject)) {
+		out[column] = Array.isArray(values)
+			? values.map(String)
+			: values == null
+				? []
+				: [String(values)];
+	}
+	return out;
+}

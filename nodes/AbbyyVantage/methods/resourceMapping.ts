@@ -1,0 +1,58 @@
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	ResourceMapperField,
+	ResourceMapperFields,
+} from 'n8n-workflow';
+
+import { endpoints, VantageClient } from '../transport';
+
+/** The mapper's field for the record id (not a catalog column: ids are chosen by the caller). */
+export const RECORD_ID_FIELD = 'recordId';
+
+const FIELD_TYPES: Record<string, ResourceMapperField['type']> = {
+	Text: 'string',
+	Double: 'number',
+	Integer: 'number',
+	Date: 'dateTime',
+};
+
+/**
+ * The columns of the chosen catalog for the Columns mapper (GetCatalog), after a "Record ID"
+ * field. Any field can be the one matched on: its value becomes the record id.
+ */
+export async function getCatalogColumns(
+	this: ILoadOptionsFunctions,
+): Promise<ResourceMapperFields> {
+	const catalogId = this.getNodeParameter('catalogId', undefined, { extractValue: true });
+	if (typeof catalogId !== 'string' || catalogId.trim() === '') return { fields: [] };
+	const catalog = await new VantageClient(this).request<IDataObject | undefined>({
+		...endpoints.getCatalog(catalogId),
+		action: `reading the columns of catalog "${catalogId}"`,
+	});
+	const columns = Array.isArray(catalog?.columns) ? (catalog.columns as IDataObject[]) : [];
+	const fields: ResourceMapperField[] = [
+		{
+			id: RECORD_ID_FIELD,
+			displayName: 'Record ID',
+			required: true,
+			defaultMatch: true,
+			canBeUsedToMatch: true,
+			display: true,
+			type: 'string',
+		},
+	];
+	for (const column of columns) {
+		if (typeof column.name !== 'string' || column.name === RECORD_ID_FIELD) continue;
+		fields.push({
+			id: column.name,
+			displayName: column.name,
+			required: column.notEmpty === true,
+			defaultMatch: false,
+			canBeUsedToMatch: column.type === 'Text' || column.type === 'Integer',
+			display: true,
+			type: FIELD_TYPES[String(column.type)] ?? 'string',
+		});
+	}
+	return { fields };
+}
