@@ -15,7 +15,7 @@ import { HOST, freshInstance, n8n, ROOT, WORK, writeJson } from '../e2e/lib/n8n'
 import { CREDENTIAL, PACKAGE } from '../e2e/lib/setup';
 import { tokenForm } from '../test/helpers/http';
 import { fixtureCredentialData, VantageSimulator } from '../test/simulator/simulator';
-import { BENCH_CATALOG, deleteRecordsParameters } from './scenario';
+import { BENCH_CATALOG, recordDeleteParameters } from './scenario';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TS_ENV = { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true', TS_NODE_TRANSPILE_ONLY: 'true' };
@@ -228,7 +228,7 @@ function workflows(simUrl: string): Json[] {
 				type: 'n8n-nodes-abbyy-vantage.abbyyVantage',
 				typeVersion: 1,
 				position: [400, 0],
-				parameters: deleteRecordsParameters(),
+				parameters: recordDeleteParameters(),
 				credentials,
 			},
 		],
@@ -301,7 +301,7 @@ function workflows(simUrl: string): Json[] {
 	const parallel = JSON.parse(JSON.stringify(node)) as typeof node;
 	parallel.id = 'vw8';
 	parallel.name = 'Bench: ABBYY Vantage node, Concurrency 8';
-	parallel.nodes[2].parameters = deleteRecordsParameters(8);
+	parallel.nodes[2].parameters = recordDeleteParameters(8);
 	return [node, parallel, http].map((w) => ({
 		...w,
 		active: false,

@@ -7,10 +7,10 @@ import type { INodeParameters } from 'n8n-workflow';
 export const BENCH_CATALOG = 'Vendors';
 
 /** Delete Records, Aggregate All Items, IDs from the `ids` field; concurrency as the node's option. */
-export function deleteRecordsParameters(concurrency?: number): INodeParameters {
+export function recordDeleteParameters(concurrency?: number): INodeParameters {
 	return {
-		resource: 'catalog',
-		operation: 'deleteRecords',
+		resource: 'catalogRecord',
+		operation: 'delete',
 		catalogId: { __rl: true, mode: 'id', value: BENCH_CATALOG },
 		recordIdsSource: 'field',
 		inputField: 'ids',

@@ -11,7 +11,7 @@ import { Pool, request } from 'undici';
 
 import { runNode, simulatorCredentials } from '../test/harness/n8n';
 import { tokenForm } from '../test/helpers/http';
-import { BENCH_CATALOG, deleteRecordsParameters } from './scenario';
+import { BENCH_CATALOG, recordDeleteParameters } from './scenario';
 
 interface Args {
 	scenario: 'delete' | 'status';
@@ -92,7 +92,7 @@ async function nodeDelete(input: string[][]): Promise<void> {
 	const result = await runNode({
 		credentials: simulatorCredentials({ url: args.simUrl } as never),
 		items: input.map((ids) => ({ ids })),
-		parameters: deleteRecordsParameters(args.concurrency),
+		parameters: recordDeleteParameters(args.concurrency),
 	});
 	if (result.error || result.items[0]?.json.idsDeleted !== 1_000_000) {
 		throw new Error(

@@ -339,7 +339,7 @@ function loadOptionsContext(
 	parameters: INodeParameters,
 	path: string,
 ) {
-	const node = makeNode({ resource: 'catalog', operation: 'deleteRecords', ...parameters });
+	const node = makeNode({ resource: 'catalogRecord', operation: 'add', ...parameters });
 	return new LoadOptionsContext(makeWorkflow(node), node, makeAdditionalData(credentials), path);
 }
 

@@ -21,9 +21,9 @@ export function nodeParams<R extends ResourceName>(
 /** A resource-locator value typed "By ID" (or an expression). */
 export const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
-/** Delete Records reading the ids from each item's `ids` field. */
-export function deleteRecordsParams(catalogId: string, fields: IDataObject = {}): INodeParameters {
-	return nodeParams('catalog', 'deleteRecords', {
+/** Catalog Record → Delete, reading the ids from each item's `ids` field. */
+export function recordDeleteParams(catalogId: string, fields: IDataObject = {}): INodeParameters {
+	return nodeParams('catalogRecord', 'delete', {
 		catalogId: rl(catalogId),
 		recordIdsSource: 'field',
 		inputField: 'ids',

@@ -264,7 +264,7 @@ describe('path parameters', () => {
 		f.sim.seedRecords(name, ['r1']);
 		const result = await runNode({
 			credentials: f.store,
-			parameters: nodeParams('catalog', 'deleteRecords', {
+			parameters: nodeParams('catalogRecord', 'delete', {
 				catalogId: rl(name),
 				recordIds: 'r1',
 			}),
@@ -315,7 +315,7 @@ describe('responses and errors', () => {
 		f.sim.seedRecords('Vendors', ['a']);
 		const result = await runNode({
 			credentials: f.store,
-			parameters: nodeParams('catalog', 'deleteRecords', {
+			parameters: nodeParams('catalogRecord', 'delete', {
 				catalogId: rl('Vendors'),
 				recordIds: 'a',
 			}),

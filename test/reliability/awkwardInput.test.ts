@@ -1,7 +1,7 @@
 /** Awkward but valid input arrives at the simulator exactly as given. */
 import { runNode } from '../harness/n8n';
 import { useSimulator } from '../helpers/fixture';
-import { deleteRecordsParams, nodeParams, rl } from '../helpers/params';
+import { recordDeleteParams, nodeParams, rl } from '../helpers/params';
 import { CATALOG, record } from './shared';
 
 const f = useSimulator((sim) => sim.addCatalog(CATALOG));
@@ -23,7 +23,7 @@ describe('awkward but valid input arrives exactly as given', () => {
 		await runNode({
 			credentials: f.store,
 			items: [{ ids }],
-			parameters: deleteRecordsParams(CATALOG),
+			parameters: recordDeleteParams(CATALOG),
 		});
 		const sent = f.sim.requestsTo('DeleteRecords')[0].body;
 		expect(sent).toEqual(ids);
@@ -60,7 +60,7 @@ describe('awkward but valid input arrives exactly as given', () => {
 		const result = await runNode({
 			credentials: f.store,
 			items: [{ ids }],
-			parameters: deleteRecordsParams(CATALOG),
+			parameters: recordDeleteParams(CATALOG),
 		});
 		// Batches travel concurrently (Concurrency Auto), so they may arrive in any order.
 		const position = (id: string) => Number(id.slice('bulk-'.length));

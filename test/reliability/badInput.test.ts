@@ -4,7 +4,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { runNode, simulatorCredentials } from '../harness/n8n';
 import { useSimulator } from '../helpers/fixture';
 import { binaryFile, fileItem } from '../helpers/binary';
-import { deleteRecordsParams, nodeParams, rl } from '../helpers/params';
+import { recordDeleteParams, nodeParams, rl } from '../helpers/params';
 import { CATALOG, cell, record } from './shared';
 
 const f = useSimulator((sim) => sim.addCatalog(CATALOG));
@@ -20,107 +20,107 @@ const badCases: BadCase[] = [
 	{
 		name: 'empty record ID',
 		items: [{ ids: [''] }],
-		parameters: deleteRecordsParams(CATALOG),
+		parameters: recordDeleteParams(CATALOG),
 		message: /^Input Field "ids": the ID at position 0 is empty/,
 	},
 	{
 		name: 'whitespace record ID',
 		items: [{ ids: ['a', ' \t '] }],
-		parameters: deleteRecordsParams(CATALOG),
+		parameters: recordDeleteParams(CATALOG),
 		message: /position 1 is only whitespace/,
 	},
 	{
 		name: 'number as record ID',
 		items: [{ ids: [12] }],
-		parameters: deleteRecordsParams(CATALOG),
+		parameters: recordDeleteParams(CATALOG),
 		message: /position 0 is number, not text/,
 	},
 	{
 		name: 'boolean as record ID',
 		items: [{ ids: [true] }],
-		parameters: deleteRecordsParams(CATALOG),
+		parameters: recordDeleteParams(CATALOG),
 		message: /position 0 is boolean, not text/,
 	},
 	{
 		name: 'nested array of IDs',
 		items: [{ ids: [['a', 'b']] }],
-		parameters: deleteRecordsParams(CATALOG),
+		parameters: recordDeleteParams(CATALOG),
 		message: /position 0 is a nested array/,
 	},
 	{
 		name: 'null record ID',
 		items: [{ ids: ['a', null] }],
-		parameters: deleteRecordsParams(CATALOG),
+		parameters: recordDeleteParams(CATALOG),
 		message: /position 1 is null, not text/,
 	},
 	{
 		name: 'object as record ID',
 		items: [{ ids: [{}] }],
-		parameters: deleteRecordsParams(CATALOG),
+		parameters: recordDeleteParams(CATALOG),
 		message: /position 0 is object, not text/,
 	},
 	{
 		name: '0 IDs (empty array)',
 		items: [{ ids: [] }],
-		parameters: deleteRecordsParams(CATALOG),
+		parameters: recordDeleteParams(CATALOG),
 		message: /^No record IDs to delete/,
 	},
 	{
 		name: '0 IDs (blank typed list)',
-		parameters: deleteRecordsParams(CATALOG, { recordIdsSource: 'list', recordIds: ' , \n ' }),
+		parameters: recordDeleteParams(CATALOG, { recordIdsSource: 'list', recordIds: ' , \n ' }),
 		message: /^No record IDs to delete/,
 	},
 	{
 		name: 'missing input field',
 		items: [{ other: [] }],
-		parameters: deleteRecordsParams(CATALOG),
+		parameters: recordDeleteParams(CATALOG),
 		message: /^Input Field "ids" does not exist/,
 	},
 	{
 		name: 'Record IDs expression giving a number',
-		parameters: deleteRecordsParams(CATALOG, { recordIdsSource: 'list', recordIds: '={{ 42 }}' }),
+		parameters: recordDeleteParams(CATALOG, { recordIdsSource: 'list', recordIds: '={{ 42 }}' }),
 		message: /^Record IDs must be text or an array, not 42/,
 	},
 	{
 		name: 'catalog exactly "."',
 		items: [{ ids: ['a'] }],
-		parameters: deleteRecordsParams(CATALOG, { catalogId: rl('.') }),
+		parameters: recordDeleteParams(CATALOG, { catalogId: rl('.') }),
 		message: /^Catalog must not be "\." or "\.\."/,
 	},
 	{
 		name: 'catalog exactly ".."',
 		items: [{ ids: ['a'] }],
-		parameters: deleteRecordsParams(CATALOG, { catalogId: rl('..') }),
+		parameters: recordDeleteParams(CATALOG, { catalogId: rl('..') }),
 		message: /^Catalog must not be "\." or "\.\."/,
 	},
 	{
 		name: 'blank catalog',
 		items: [{ ids: ['a'] }],
-		parameters: deleteRecordsParams(CATALOG, { catalogId: rl('   ') }),
+		parameters: recordDeleteParams(CATALOG, { catalogId: rl('   ') }),
 		message: /^Catalog is empty/,
 	},
 	{
 		name: 'Batch Size 0',
 		items: [{ ids: ['a'] }],
-		parameters: deleteRecordsParams(CATALOG, { options: { batchSize: 0 } }),
+		parameters: recordDeleteParams(CATALOG, { options: { batchSize: 0 } }),
 		message: /^Batch Size must be between 1 and 5000, not 0/,
 	},
 	{
 		name: 'Batch Size 5001',
 		items: [{ ids: ['a'] }],
-		parameters: deleteRecordsParams(CATALOG, { options: { batchSize: 5001 } }),
+		parameters: recordDeleteParams(CATALOG, { options: { batchSize: 5001 } }),
 		message: /^Batch Size must be between 1 and 5000, not 5001/,
 	},
 	{
 		name: 'unknown Mode value',
 		items: [{ ids: ['a'] }],
-		parameters: deleteRecordsParams(CATALOG, { mode: '={{ "all" }}' }),
+		parameters: recordDeleteParams(CATALOG, { mode: '={{ "all" }}' }),
 		message: /^Mode must be one of "perItem", "aggregate", not "all"/,
 	},
 	{
 		name: 'unknown Record IDs Source value',
 		items: [{ ids: ['a'] }],
-		parameters: deleteRecordsParams(CATALOG, { recordIdsSource: '={{ "csv" }}', recordIds: 'a' }),
+		parameters: recordDeleteParams(CATALOG, { recordIdsSource: '={{ "csv" }}', recordIds: 'a' }),
 		message: /^Record IDs Source must be one of "list", "field", not "csv"/,
 	},
 	{

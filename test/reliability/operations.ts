@@ -4,7 +4,7 @@ import { runNode } from '../harness/n8n';
 import { binaryFile, fileItem, invoiceText } from '../helpers/binary';
 import type { SimulatorFixture } from '../helpers/fixture';
 import { api, token } from '../helpers/http';
-import { deleteRecordsParams, nodeParams, rl } from '../helpers/params';
+import { recordDeleteParams, nodeParams, rl } from '../helpers/params';
 import { FIXTURE, type RouteId, type VantageSimulator } from '../simulator/simulator';
 import { CATALOG } from './shared';
 
@@ -108,7 +108,7 @@ export function matrixOperations(f: SimulatorFixture): Operation[] {
 			}),
 		},
 		{
-			name: 'Delete Records (3 batches)',
+			name: 'Catalog Record Delete (3 batches)',
 			route: 'DeleteRecords',
 			creates: false,
 			requests: 3,
@@ -118,7 +118,7 @@ export function matrixOperations(f: SimulatorFixture): Operation[] {
 				f.sim.seedRecords(CATALOG, DELETE_IDS);
 				return {
 					items: [{ ids: DELETE_IDS.slice(0, 8) }, { ids: DELETE_IDS.slice(5) }],
-					parameters: deleteRecordsParams(CATALOG, {
+					parameters: recordDeleteParams(CATALOG, {
 						mode: 'aggregate',
 						options: { batchSize: 5 },
 					}),

@@ -1,7 +1,7 @@
 /** A seeded soak: many items, random faults, every record ID accounted for. */
 import { runNode } from '../harness/n8n';
 import { useSimulator } from '../helpers/fixture';
-import { deleteRecordsParams } from '../helpers/params';
+import { recordDeleteParams } from '../helpers/params';
 import { CATALOG, FAST, problem, record, secretsIn } from './shared';
 
 const f = useSimulator((sim) => sim.addCatalog(CATALOG));
@@ -32,7 +32,7 @@ describe('soak', () => {
 			credentials: f.store,
 			items,
 			continueOnFail: true,
-			parameters: deleteRecordsParams(CATALOG, { mode: 'perItem', requestOptions: FAST }),
+			parameters: recordDeleteParams(CATALOG, { mode: 'perItem', requestOptions: FAST }),
 		});
 		const seconds = (Date.now() - started) / 1000;
 		expect(result.items).toHaveLength(10000);

@@ -1,11 +1,10 @@
 import { resourceDescription } from '../common';
 import * as clear from './clear.operation';
-import * as deleteRecords from './deleteRecords.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as reindex from './reindex.operation';
 
-export const operations = { clear, deleteRecords, get, getMany, reindex };
+export const operations = { clear, get, getMany, reindex };
 
 export const description = resourceDescription(
 	'catalog',
@@ -15,11 +14,6 @@ export const description = resourceDescription(
 			name: 'Clear',
 			description: 'Delete every record of a catalog (cannot be undone)',
 			action: 'Clear a catalog',
-		},
-		deleteRecords: {
-			name: 'Delete Records',
-			description: 'Delete records by ID, in batches of up to 5000',
-			action: 'Delete catalog records',
 		},
 		get: {
 			name: 'Get',
@@ -38,5 +32,5 @@ export const description = resourceDescription(
 			action: 'Reindex a catalog',
 		},
 	},
-	'deleteRecords',
+	'getMany',
 );

@@ -1,10 +1,11 @@
 import { resourceDescription } from '../common';
 import * as add from './add.operation';
+import * as deleteRecords from './delete.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as sync from './sync.operation';
 
-export const operations = { add, get, getMany, sync };
+export const operations = { add, delete: deleteRecords, get, getMany, sync };
 
 export const description = resourceDescription(
 	'catalogRecord',
@@ -15,6 +16,11 @@ export const description = resourceDescription(
 			description:
 				'Add records mapped from the input items; a record with an existing ID is replaced',
 			action: 'Add catalog records',
+		},
+		delete: {
+			name: 'Delete',
+			description: 'Delete records by ID, in batches of up to 5000, with every ID accounted for',
+			action: 'Delete catalog records',
 		},
 		get: {
 			name: 'Get',

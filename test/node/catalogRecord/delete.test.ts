@@ -2,18 +2,18 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../../harness/n8n';
 import { maxInFlight, useSimulator } from '../../helpers/fixture';
-import { deleteRecordsParams, ids, rl } from '../../helpers/params';
+import { recordDeleteParams, ids, rl } from '../../helpers/params';
 import { FIXTURE } from '../../simulator/simulator';
 
 const CATALOG = 'Vendors / EU 2026';
 const f = useSimulator((sim) => sim.addCatalog(CATALOG));
-const deleteParams = (extra: IDataObject = {}) => deleteRecordsParams(CATALOG, extra);
+const deleteParams = (extra: IDataObject = {}) => recordDeleteParams(CATALOG, extra);
 
 function sentBodies(): string[][] {
 	return f.sim.requestsTo('DeleteRecords').map((r) => r.body as string[]);
 }
 
-describe('Delete Records: Aggregate All Items', () => {
+describe('Catalog Record → Delete: Aggregate All Items', () => {
 	test('12 345 unique IDs with duplicates over items → exactly ceil(unique / 5000) requests holding every ID once', async () => {
 		const all = ids('vendor-', 0, 12345);
 		f.sim.seedRecords(CATALOG, all);
@@ -209,7 +209,7 @@ describe('Delete Records: Aggregate All Items', () => {
 	});
 });
 
-describe('Delete Records: Per Item', () => {
+describe('Catalog Record → Delete: Per Item', () => {
 	test('each item deletes its own IDs and gets its own result', async () => {
 		f.sim.seedRecords(CATALOG, ['a', 'b', 'c']);
 		const result = await runNode({
@@ -259,7 +259,7 @@ describe('Delete Records: Per Item', () => {
 	});
 });
 
-describe('Delete Records: bad input never causes a request', () => {
+describe('Catalog Record → Delete: bad input never causes a request', () => {
 	test.each([
 		['an empty ID', { ids: ['a', ''] }, 'Input Field "ids": the ID at position 1 is empty ("")'],
 		[

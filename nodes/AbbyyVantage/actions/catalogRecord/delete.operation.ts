@@ -13,7 +13,7 @@ import { runPerItem } from '../../helpers/items';
 import { readRecordIds, type InvalidId } from '../../helpers/recordIds';
 import { requireInteger, requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
-import { deleteIds } from '../catalogRecord/writer';
+import { deleteIds } from './writer';
 import { concurrencyOption, defaultPollSettings, readConcurrency, readOptions } from '../common';
 import {
 	catalogProperty,
@@ -21,7 +21,7 @@ import {
 	REINDEX_POLL,
 	startReindex,
 	waitForReindex,
-} from './shared';
+} from '../catalog/shared';
 
 const CONCURRENCY = { max: 16, what: 'delete requests' };
 
@@ -139,7 +139,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions(
-	{ show: { resource: ['catalog'], operation: ['deleteRecords'] } },
+	{ show: { resource: ['catalogRecord'], operation: ['delete'] } },
 	properties,
 );
 
