@@ -1,6 +1,6 @@
 import { api, raw, requestToken, token } from '../helpers/http';
-import { FIXTURE } from './simulator';
-import { CATALOGS, problemOf, useRawSimulator } from './testkit';
+import { FIXTURE, VantageSimulator } from './simulator';
+import { CATALOGS, EXPORTS, problemOf, useRawSimulator } from './testkit';
 
 const s = useRawSimulator();
 
@@ -48,12 +48,42 @@ describe('auth', () => {
 			'invalid_scope',
 			'Invalid scope: admin.everything',
 		],
-		['other grant type', { grant_type: 'client_credentials' }, 'unsupported_grant_type', undefined],
+		['other grant type', { grant_type: 'authorization_code' }, 'unsupported_grant_type', undefined],
 	])('%s → 400 %s', async (_name, overrides, error, description) => {
 		const res = await requestToken(s.sim, overrides);
 		expect(res.status).toBe(400);
 		expect(problemOf(res).error).toBe(error);
 		expect(problemOf(res).error_description).toBe(description);
+	});
+
+	test('client credentials: a token acting as the client’s service user, no user name needed', async () => {
+		const res = await requestToken(s.sim, {
+			grant_type: 'client_credentials',
+			username: undefined,
+			password: undefined,
+		});
+		expect(res.status).toBe(200);
+		const bearer = (res.json as { access_token: string }).access_token;
+		const exports = await api(s.sim, bearer, 'GET', EXPORTS);
+		expect(exports.status).toBe(200);
+	});
+
+	test('a client not allowed to use a grant gets unauthorized_client', async () => {
+		const sim = new VantageSimulator({
+			clients: [{ clientId: 'pw-only', clientSecret: 'pw-only-secret', grants: ['password'] }],
+		});
+		await sim.start();
+		try {
+			const res = await requestToken(sim, {
+				client_id: 'pw-only',
+				client_secret: 'pw-only-secret',
+				grant_type: 'client_credentials',
+			});
+			expect(res.status).toBe(400);
+			expect(problemOf(res).error).toBe('unauthorized_client');
+		} finally {
+			await sim.stop();
+		}
 	});
 
 	test('a token request that is not form-encoded is refused', async () => {

@@ -13,6 +13,10 @@ export interface SimUser {
 export interface SimClient {
 	clientId: string;
 	clientSecret: string;
+	/** OAuth2 grants the client may use (default: password and client_credentials). */
+	grants?: Array<'password' | 'client_credentials'>;
+	/** The user a client_credentials token acts as (its tenant and roles); default the fixture user. */
+	serviceUser?: string;
 }
 
 /** The default tenant the tests, demo and examples use. None of these are real secrets. */

@@ -1,7 +1,8 @@
 /**
- * Auth area: the OAuth2 token endpoint (resource owner password grant), IdentityServer style, with
- * RFC 6749 §5.2 errors. Not in the OpenAPI documents; see
- * https://docs.abbyy.com/vantage/developer/authentication/resource-owner-password-credentials
+ * Auth area: the OAuth2 token endpoint (resource owner password and client credentials grants),
+ * IdentityServer style, with RFC 6749 §5.2 errors. Not in the OpenAPI documents; see
+ * https://docs.abbyy.com/vantage/developer/authentication/resource-owner-password-credentials and
+ * https://docs.abbyy.com/vantage/developer/authentication/client-credentials
  */
 import { FIXTURE } from '../fixture';
 import { HttpProblem, route, type Reply, type RequestContext, type Route } from '../http';
@@ -41,19 +42,28 @@ export class AuthArea {
 		if (!client || client.clientSecret !== form.get('client_secret'))
 			throw oauthError(400, 'invalid_client');
 		const grantType = form.get('grant_type');
-		if (grantType !== 'password') throw oauthError(400, 'unsupported_grant_type');
+		if (grantType !== 'password' && grantType !== 'client_credentials')
+			throw oauthError(400, 'unsupported_grant_type');
+		if (!(client.grants ?? ['password', 'client_credentials']).includes(grantType))
+			throw oauthError(400, 'unauthorized_client');
 		const scopes = (form.get('scope') ?? '').split(' ').filter(Boolean);
 		const unknownScope = scopes.find((s) => !ALLOWED_SCOPES.has(s));
 		if (unknownScope) throw oauthError(400, 'invalid_scope', `Invalid scope: ${unknownScope}`);
-		const user = options.users.find((u) => u.username === form.get('username'));
-		if (!user || user.password !== form.get('password')) {
+		// A client_credentials token acts as the client's service user (inferred: tenant and roles
+		// come from how the client was registered).
+		const username =
+			grantType === 'client_credentials'
+				? (client.serviceUser ?? FIXTURE.username)
+				: form.get('username');
+		const user = options.users.find((u) => u.username === username);
+		if (!user || (grantType === 'password' && user.password !== form.get('password'))) {
 			throw oauthError(400, 'invalid_grant', 'invalid_username_or_password');
 		}
 		const tenantId = ctx.params.tenantId ?? null;
 		if (tenantId !== null && !user.tenants.includes(tenantId)) {
 			throw oauthError(400, 'invalid_grant', 'invalid_username_or_password');
 		}
-		if (tenantId === null && user.tenants.length > 1) {
+		if (tenantId === null && user.tenants.length > 1 && grantType === 'password') {
 			// The vendor says an e-mail in several tenants needs the tenant-specific endpoint.
 			// The error here is inferred: not documented by the vendor.
 			throw oauthError(
