@@ -23,9 +23,9 @@ const OAUTH_HINTS: Record<string, string> = {
 		'Check Username and Password (and Tenant ID if set). Accounts that sign in through an external identity provider (SSO) cannot use this credential',
 	invalid_client: 'Check Client ID and Client Secret',
 	unauthorized_client:
-		'This API client may not use the password grant: ask your Vantage administrator to allow it',
+		'This API client may not use this grant type: ask your Vantage administrator to allow it, or choose the other Grant Type',
 	unsupported_grant_type:
-		'This API client may not use the password grant: ask your Vantage administrator to allow it',
+		'This API client may not use this grant type: ask your Vantage administrator to allow it, or choose the other Grant Type',
 	invalid_scope: 'Check Scope',
 	invalid_request: 'Check the Base URL: it may not point at ABBYY Vantage',
 };
@@ -93,7 +93,7 @@ export class AbbyyVantageApi implements ICredentialType {
 	};
 
 	documentationUrl =
-		'https://docs.abbyy.com/vantage/developer/authentication/resource-owner-password-credentials';
+		'https://docs.abbyy.com/vantage/developer/authentication/authentication';
 
 	properties: INodeProperties[] = [
 		{
@@ -122,6 +122,26 @@ export class AbbyyVantageApi implements ICredentialType {
 			placeholder: 'e.g. https://vantage.example.com',
 			description: 'Address of your Vantage installation. Must use https, except for localhost.',
 			displayOptions: { show: { region: ['custom'] } },
+		},
+		{
+			displayName: 'Grant Type',
+			name: 'grantType',
+			type: 'options',
+			options: [
+				{
+					name: 'Client Credentials',
+					value: 'clientCredentials',
+					description:
+						'Machine-to-machine sign-in with the API client alone; the only choice for tenants that sign in through an external identity provider (SSO)',
+				},
+				{
+					name: 'Password',
+					value: 'password',
+					description: 'Sign in as a Vantage user with e-mail and password',
+				},
+			],
+			default: 'password',
+			description: 'How the credential signs in to Vantage (OAuth 2.0)',
 		},
 		{
 			displayName: 'Tenant ID',
@@ -156,6 +176,7 @@ export class AbbyyVantageApi implements ICredentialType {
 			placeholder: 'e.g. name@example.com',
 			description:
 				'E-mail of a Vantage user. Users who sign in through an external identity provider (SSO) cannot use this password sign-in.',
+			displayOptions: { show: { grantType: ['password'] } },
 		},
 		{
 			displayName: 'Password',
@@ -164,6 +185,7 @@ export class AbbyyVantageApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
+			displayOptions: { show: { grantType: ['password'] } },
 		},
 		{
 			displayName: 'Scope',
@@ -183,22 +205,33 @@ export class AbbyyVantageApi implements ICredentialType {
 	];
 
 	/**
-	 * OAuth2 password grant. n8n calls this when the stored token is empty, after a 401 (then it
-	 * retries the request once), and on the Test button; it stores the returned token.
+	 * OAuth2 sign-in: the password grant, or the client credentials grant
+	 * (docs.abbyy.com/vantage/developer/authentication/client-credentials). n8n calls this when the
+	 * stored token is empty (the node empties it after a 401) and on the Test button; it stores the
+	 * returned token.
 	 */
 	async preAuthentication(
 		this: IHttpRequestHelper,
 		credentials: ICredentialDataDecryptedObject,
 	): Promise<IDataObject> {
 		const url = tokenUrl(resolveBaseUrl(credentials), credentials.tenantId);
-		const form = new URLSearchParams({
-			grant_type: 'password',
-			scope: String(credentials.scope || DEFAULT_SCOPE),
-			username: String(credentials.username ?? ''),
-			password: String(credentials.password ?? ''),
-			client_id: String(credentials.clientId ?? ''),
-			client_secret: String(credentials.clientSecret ?? ''),
-		});
+		const form = new URLSearchParams(
+			credentials.grantType === 'clientCredentials'
+				? {
+						grant_type: 'client_credentials',
+						scope: String(credentials.scope || DEFAULT_SCOPE),
+						client_id: String(credentials.clientId ?? ''),
+						client_secret: String(credentials.clientSecret ?? ''),
+					}
+				: {
+						grant_type: 'password',
+						scope: String(credentials.scope || DEFAULT_SCOPE),
+						username: String(credentials.username ?? ''),
+						password: String(credentials.password ?? ''),
+						client_id: String(credentials.clientId ?? ''),
+						client_secret: String(credentials.clientSecret ?? ''),
+					},
+		);
 		let response: unknown;
 		try {
 			response = await this.helpers.httpRequest({

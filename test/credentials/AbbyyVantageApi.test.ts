@@ -174,6 +174,57 @@ describe('preAuthentication (password grant)', () => {
 	});
 });
 
+describe('client credentials grant', () => {
+	test('signs in with the API client alone: no user name or password is sent', async () => {
+		const creds = credentials({ grantType: 'clientCredentials', username: '', password: '' });
+		const output = await preAuthenticate(creds);
+		expect(typeof output.accessToken).toBe('string');
+		const [request] = sim.requestsTo('Token');
+		expect(request.body).toEqual({
+			grant_type: 'client_credentials',
+			scope: FIXTURE.scope,
+			client_id: FIXTURE.clientId,
+			client_secret: '***',
+		});
+	});
+
+	test('a client that may not use it gets advice to ask the administrator or switch the grant', async () => {
+		await sim.stop();
+		sim = new VantageSimulator({
+			clients: [
+				{ clientId: FIXTURE.clientId, clientSecret: FIXTURE.clientSecret, grants: ['password'] },
+			],
+		});
+		await sim.start();
+		const error = await signInFailure(credentials({ grantType: 'clientCredentials' }));
+		expect(error.message).toMatch(
+			/refused the sign-in \(unauthorized_client\)\. This API client may not use this grant type/,
+		);
+	});
+
+	test('works inside n8n: a node run signs in with client credentials and reads data', async () => {
+		const store = simulatorCredentials(sim, {
+			grantType: 'clientCredentials',
+			username: '',
+			password: '',
+		});
+		const result = await runNode({
+			credentials: store,
+			parameters: nodeParams('catalog', 'getMany', { returnAll: true }),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.length).toBeGreaterThan(0);
+		expect(sim.requestsTo('Token')[0].body).toMatchObject({ grant_type: 'client_credentials' });
+	});
+
+	test('the user fields are shown only for the password grant', () => {
+		const byName = Object.fromEntries(credentialType.properties.map((p) => [p.name, p]));
+		expect(byName.grantType).toMatchObject({ default: 'password' });
+		expect(byName.username.displayOptions).toEqual({ show: { grantType: ['password'] } });
+		expect(byName.password.displayOptions).toEqual({ show: { grantType: ['password'] } });
+	});
+});
+
 describe('authenticate and test request', () => {
 	test('authenticate sends the token as a Bearer header and keeps other headers', async () => {
 		const authenticate = credentialType.authenticate as (

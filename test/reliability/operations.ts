@@ -21,6 +21,10 @@ export interface Operation {
 	requests: number;
 	/** Later requests stop after a 401/403/404 (delete batches do). */
 	stopsOnFatal?: boolean;
+	/** Idempotent batches: those failing with a passing problem get the retry budget again at the end. */
+	retriesAtEnd?: boolean;
+	/** A wait: it keeps polling through passing problems until its own Timeout (2 s here). */
+	waits?: boolean;
 	/** The answer's body is not parsed as JSON (files, empty answers): a malformed body is harmless. */
 	ignoresBody?: boolean;
 	/** What one successful run creates, from the simulator's counters: more than 1 is a duplicate. */
@@ -76,10 +80,11 @@ export function matrixOperations(f: SimulatorFixture): Operation[] {
 			route: 'GetExportStatus',
 			creates: false,
 			requests: 1,
+			waits: true,
 			prepare: async () => ({
 				parameters: nodeParams('report', 'waitForExport', {
 					requestId: await exportOwnedByUser(),
-					options: { pollInterval: 1 },
+					options: { pollInterval: 1, timeout: 2 },
 				}),
 			}),
 		},
@@ -114,6 +119,7 @@ export function matrixOperations(f: SimulatorFixture): Operation[] {
 			requests: 3,
 			stopsOnFatal: true,
 			ignoresBody: true,
+			retriesAtEnd: true,
 			prepare: async () => {
 				f.sim.seedRecords(CATALOG, DELETE_IDS);
 				return {

@@ -4,7 +4,7 @@
  * Start the ABBYY Vantage simulator alone:
  *   npm run simulator -- --port 4567 [--latency 20] [--token-lifetime 3600] [--quiet-log]
  *     [--files-response empty|list] [--delete-grace 100] [--max-records-per-catalog 500000]
- *     [--record-upsert replace|reject]
+ *     [--record-upsert replace|reject] [--max-in-flight 8 [--retry-after 1]]
  * Prints one line `listening <url>` once ready; stop it with Ctrl-C (SIGINT) or SIGTERM.
  */
 import { FIXTURE, VantageSimulator } from './simulator';
@@ -26,6 +26,14 @@ async function main(): Promise<void> {
 		maxRecordsPerCatalog: Number(arg('max-records-per-catalog') ?? 500_000),
 		recordUpsert: arg('record-upsert') === 'reject' ? 'reject' : 'replace',
 	});
+	const maxInFlight = arg('max-in-flight');
+	if (maxInFlight !== undefined) {
+		const retryAfter = arg('retry-after');
+		simulator.setRateLimit({
+			maxInFlight: Number(maxInFlight),
+			...(retryAfter !== undefined ? { retryAfter } : {}),
+		});
+	}
 	const url = await simulator.start();
 	console.log(`listening ${url}`);
 	console.log(

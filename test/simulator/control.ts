@@ -135,8 +135,18 @@ function command(
 		case 'POST /__simulator/latency':
 			sim.setLatency(Number(body.ms));
 			return ok();
+		case 'POST /__simulator/rate-limit':
+			// { maxInFlight, retryAfter? }: 429 for an API request above maxInFlight in flight.
+			sim.setRateLimit({
+				maxInFlight: Number(body.maxInFlight),
+				...(body.retryAfter !== undefined ? { retryAfter: String(body.retryAfter) } : {}),
+			});
+			return ok();
+		case 'DELETE /__simulator/rate-limit':
+			sim.setRateLimit(null);
+			return ok();
 		case 'GET /__simulator/stats':
-			return ok({ requests: sim.stats(), created: sim.createdCounts() });
+			return ok({ requests: sim.stats(), created: sim.createdCounts(), inFlight: sim.inFlight() });
 		case 'GET /__simulator/state':
 			return ok(state());
 		default:

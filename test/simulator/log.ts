@@ -24,6 +24,8 @@ export interface LoggedRequest {
 	tokenSerial: number | null;
 	status?: number;
 	fault?: Fault['kind'];
+	/** Refused with 429 by the rate limit on requests in flight (SimulatorOptions.rateLimit). */
+	rateLimited?: true;
 	/** When the response was sent (or the connection dropped). */
 	finishedAt?: number;
 }

@@ -56,6 +56,19 @@ export interface SimulatorOptions {
 	 * 'replace' (default) the record in place, or 'reject' the row (`RecordAlreadyExists Id: <id>`).
 	 */
 	recordUpsert?: 'replace' | 'reject';
+	/**
+	 * A rate limit on concurrency, as a gateway in front of the service might apply: an API request
+	 * (not the token endpoint) that arrives while `maxInFlight` others are being handled is refused
+	 * with 429 (and `Retry-After` when given). Null (default): no limit.
+	 */
+	rateLimit?: RateLimit | null;
+}
+
+export interface RateLimit {
+	/** Requests handled at the same time; one more is refused. */
+	maxInFlight: number;
+	/** The Retry-After header of the refusals (delta-seconds or an HTTP date); none if absent. */
+	retryAfter?: string;
 }
 
 export type ResolvedOptions = Required<Omit<SimulatorOptions, 'port' | 'host'>> & {
@@ -82,6 +95,9 @@ export class SimulatorCore {
 	private readonly routes: Route[] = [];
 	private server: Server | null = null;
 	private readonly sockets = new Set<Socket>();
+	/** API requests being handled now (refusals and the token endpoint not counted). */
+	private inFlightNow = 0;
+	private inFlightPeak = 0;
 
 	constructor(
 		options: SimulatorOptions,
@@ -104,6 +120,7 @@ export class SimulatorCore {
 			maxUploadBytes: options.maxUploadBytes ?? 2 * 1024 ** 3,
 			maxRecordsPerCatalog: options.maxRecordsPerCatalog ?? 500_000,
 			recordUpsert: options.recordUpsert ?? 'replace',
+			rateLimit: options.rateLimit ?? null,
 		};
 	}
 
@@ -114,6 +131,15 @@ export class SimulatorCore {
 
 	routeIds(): Route['id'][] {
 		return this.routes.map((r) => r.id);
+	}
+
+	/** API requests being handled now, and the most at once since the last `resetInFlightPeak`. */
+	inFlight(): { now: number; peak: number } {
+		return { now: this.inFlightNow, peak: this.inFlightPeak };
+	}
+
+	resetInFlightPeak(): void {
+		this.inFlightPeak = this.inFlightNow;
 	}
 
 	// ------------------------------------------------------------ lifecycle
@@ -183,12 +209,22 @@ export class SimulatorCore {
 		query: URLSearchParams,
 	): Promise<void> {
 		let route: Route | null = null;
+		let admitted = false;
 		try {
 			const match = this.match(entry.method, rawPath);
 			route = match?.route ?? null;
 			if (match) {
 				entry.route = match.route.id;
 				entry.params = match.params;
+			}
+			if (route?.id !== 'Token') {
+				const limit = this.options.rateLimit;
+				if (limit && this.inFlightNow >= limit.maxInFlight) {
+					await this.refuseForLoad(req, entry, limit);
+				}
+				admitted = true;
+				this.inFlightNow++;
+				this.inFlightPeak = Math.max(this.inFlightPeak, this.inFlightNow);
 			}
 			// Streaming routes (uploads) read the body themselves and log a summary of it.
 			let rawBody: Buffer = Buffer.alloc(0);
@@ -265,7 +301,33 @@ export class SimulatorCore {
 				status: 500,
 				json: { title: 'Internal Server Error', status: 500, detail: String(error) },
 			});
+		} finally {
+			if (admitted) this.inFlightNow--;
 		}
+	}
+
+	/**
+	 * Refuse a request over the rate limit: its body is discarded unread, and the 429 takes the
+	 * simulated latency like any answer (it is a network round trip), then throws the problem.
+	 */
+	private async refuseForLoad(
+		req: IncomingMessage,
+		entry: LoggedRequest,
+		limit: RateLimit,
+	): Promise<never> {
+		entry.rateLimited = true;
+		entry.body = '(refused unread)';
+		req.resume();
+		if (this.options.latencyMs > 0) await sleep(this.options.latencyMs);
+		throw new HttpProblem(
+			429,
+			{
+				title: 'Too Many Requests',
+				status: 429,
+				detail: `More than ${limit.maxInFlight} requests at the same time`,
+			},
+			limit.retryAfter !== undefined ? { 'retry-after': limit.retryAfter } : {},
+		);
 	}
 
 	private send(res: ServerResponse, reply: Reply, headers: Record<string, string> = {}): void {

@@ -40,7 +40,12 @@ import { SkillsArea } from './routes/skills';
 import { TransactionListsArea } from './routes/transactionLists';
 import { TransactionsArea } from './routes/transactions';
 import type * as S from './schemas';
-import { SimulatorCore, type ResolvedOptions, type SimulatorOptions } from './server';
+import {
+	SimulatorCore,
+	type RateLimit,
+	type ResolvedOptions,
+	type SimulatorOptions,
+} from './server';
 import { defaultSkills, type SkillDefinition } from './skills';
 
 export type { Fault, FaultRule } from './faults';
@@ -53,7 +58,7 @@ export type { KeyValue, Pace, TransactionScript } from './processing/state';
 export type { TransactionRecord } from './processing/view';
 export type { ReindexScript } from './routes/catalogs';
 export type { ExportScript } from './routes/reporting';
-export type { SimulatorOptions } from './server';
+export type { RateLimit, SimulatorOptions } from './server';
 export type { FieldDefinition, SkillDefinition } from './skills';
 
 export class VantageSimulator {
@@ -179,8 +184,15 @@ export class VantageSimulator {
 		return this.core.log.stats();
 	}
 
+	/** Empty the request log (and start counting the peak of requests in flight anew). */
 	clearLog(): void {
 		this.core.log.clear();
+		this.core.resetInFlightPeak();
+	}
+
+	/** API requests being handled now, and the most at once since the log was last cleared. */
+	inFlight(): { now: number; peak: number } {
+		return this.core.inFlight();
 	}
 
 	/** Requests that reached a route (the token endpoint included), optionally one route only. */
@@ -204,6 +216,21 @@ export class VantageSimulator {
 
 	setLatency(ms: number): void {
 		this.options.latencyMs = ms;
+	}
+
+	/**
+	 * Refuse with 429 any API request (not the token endpoint) that arrives while
+	 * `limit.maxInFlight` others are being handled, with `Retry-After: limit.retryAfter` when
+	 * given; null lifts the limit. Throws unless maxInFlight is a whole number of at least 1.
+	 */
+	setRateLimit(limit: RateLimit | null): void {
+		if (limit && (!Number.isInteger(limit.maxInFlight) || limit.maxInFlight < 1)) {
+			throw new Error(`maxInFlight must be a whole number of at least 1, not ${limit.maxInFlight}`);
+		}
+		this.options.rateLimit = limit && {
+			maxInFlight: limit.maxInFlight,
+			...(limit.retryAfter !== undefined ? { retryAfter: String(limit.retryAfter) } : {}),
+		};
 	}
 
 	// ------------------------------------------------------------ reporting

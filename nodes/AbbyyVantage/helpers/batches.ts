@@ -27,6 +27,8 @@ export interface FailedBatch extends IDataObject {
 
 export interface BatchRun {
 	batchesSent: number;
+	/** Batches sent again at the end of the run (see EndOfRunRetry). */
+	batchesRetried: number;
 	/** Ids in batches the service confirmed. */
 	idsDone: number;
 	failedBatches: FailedBatch[];
@@ -42,12 +44,23 @@ export type BatchResult<R> = { ok: true; value: R } | { ok: false; error: BatchE
  * Once `fatal` names a reason (401/403/404: every later batch would fail the same way), batches
  * not yet sent are not sent and fail with that reason.
  */
+/**
+ * Sending a failed batch again at the end of a run: only for requests that are safe to repeat,
+ * only for passing problems (429, 503, network), at most `rounds` times, each after `pause`.
+ */
+export interface EndOfRunRetry {
+	rounds: number;
+	retryable: (error: BatchError) => boolean;
+	pause: (round: number) => Promise<void>;
+}
+
 export async function sendBatches<T, R>(
 	batches: T[][],
 	concurrency: number,
 	send: (values: T[], batch: number) => Promise<R>,
 	fatal: (error: BatchError) => string | undefined,
-): Promise<{ batchesSent: number; results: Array<BatchResult<R>> }> {
+	retry?: EndOfRunRetry,
+): Promise<{ batchesSent: number; batchesRetried: number; results: Array<BatchResult<R>> }> {
 	let stopReason: string | undefined;
 	let batchesSent = 0;
 	// The first batch goes alone: an answer every batch would get (a wrong catalog, no access)
@@ -71,14 +84,31 @@ export async function sendBatches<T, R>(
 		...(await mapConcurrent(order.slice(0, 1), 1, run)),
 		...(await mapConcurrent(order.slice(1), concurrency, run)),
 	];
-	return {
-		batchesSent,
-		results: settled.map((result) =>
-			result.status === 'fulfilled'
-				? { ok: true, value: result.value }
-				: { ok: false, error: result.reason as BatchError },
-		),
-	};
+	const results: Array<BatchResult<R>> = settled.map((result) =>
+		result.status === 'fulfilled'
+			? { ok: true, value: result.value }
+			: { ok: false, error: result.reason as BatchError },
+	);
+	// A rate-limit storm must not fail a run: batches that failed only with a passing problem are
+	// sent again once everything else is done, before anything is reported failed.
+	let batchesRetried = 0;
+	for (let round = 0; retry && !stopReason && round < retry.rounds; round++) {
+		const again = order.filter((batch) => {
+			const result = results[batch];
+			return !result.ok && retry.retryable(result.error);
+		});
+		if (!again.length) break;
+		await retry.pause(round);
+		batchesRetried += again.length;
+		const retried = await mapConcurrent(again, concurrency, run);
+		retried.forEach((result, i) => {
+			results[again[i]] =
+				result.status === 'fulfilled'
+					? { ok: true, value: result.value }
+					: { ok: false, error: result.reason as BatchError };
+		});
+	}
+	return { batchesSent, batchesRetried, results };
 }
 
 /** A failed batch as the output lists it. */
@@ -101,9 +131,16 @@ export async function runBatches(
 	batches: string[][],
 	concurrency: number,
 	send: (ids: string[], batch: number) => Promise<void>,
+	retry?: EndOfRunRetry,
 ): Promise<BatchRun> {
-	const { batchesSent, results } = await sendBatches(batches, concurrency, send, stopOnFatalStatus);
-	const run: BatchRun = { batchesSent, idsDone: 0, failedBatches: [] };
+	const { batchesSent, batchesRetried, results } = await sendBatches(
+		batches,
+		concurrency,
+		send,
+		stopOnFatalStatus,
+		retry,
+	);
+	const run: BatchRun = { batchesSent, batchesRetried, idsDone: 0, failedBatches: [] };
 	results.forEach((result, batch) => {
 		if (result.ok) run.idsDone += batches[batch].length;
 		else run.failedBatches.push(failedBatch(batch, batches[batch], result.error));

@@ -4,7 +4,8 @@ import { invalid } from './errors';
 
 const LOCAL_DATE_TIME =
 	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
-const HAS_OFFSET = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
+// An offset only follows a time: the "-01" of a date-only "2026-11-01" is its day.
+const HAS_OFFSET = /[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
 
 /** Offset of `timeZone` from UTC at `utcMs`, in milliseconds. */
 function zoneOffset(utcMs: number, timeZone: string): number {

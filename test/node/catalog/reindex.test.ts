@@ -27,6 +27,7 @@ describe('Reindex', () => {
 			created: expect.any(String),
 			completed: expect.any(String),
 			polls: 2,
+			failedPolls: 0,
 		});
 		expect(
 			f.sim.requestsTo('GetReindexOperation').every((r) => r.params.catalogId === CATALOG),

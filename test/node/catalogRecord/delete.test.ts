@@ -127,7 +127,8 @@ describe('Catalog Record → Delete: Aggregate All Items', () => {
 		);
 		const description = (result.error as { description?: string }).description!;
 		expect(description.startsWith('Not deleted (5000): id-5000, id-5001,')).toBe(true);
-		expect(description.endsWith('id-9999')).toBe(true);
+		// The description names a few; the error item holds every ID (failedBatches).
+		expect(description).toMatch(/and 4980 more\. Every ID not deleted is in failedBatches/);
 		expect(f.sim.recordIds(CATALOG)).toEqual(ids('id-', 5000, 10000));
 	});
 
@@ -392,5 +393,88 @@ describe('Catalog Record → Delete: bad input never causes a request', () => {
 			},
 			{ json: expect.objectContaining({ idsDeleted: 1 }), pairedItem: [{ item: 0 }] },
 		]);
+	});
+
+	test('Per Item with Reindex After Delete reindexes each catalog once, after all items', async () => {
+		f.sim.addCatalog('Other');
+		f.sim.seedRecords(CATALOG, ['a', 'b', 'c']);
+		f.sim.seedRecords('Other', ['x']);
+		const result = await runNode({
+			credentials: f.store,
+			items: [
+				{ catalog: CATALOG, ids: ['a'] },
+				{ catalog: 'Other', ids: ['x'] },
+				{ catalog: CATALOG, ids: ['b'] },
+				{ catalog: CATALOG, ids: ['c'] },
+			],
+			parameters: deleteParams({
+				mode: 'perItem',
+				catalogId: rl('={{ $json.catalog }}'),
+				options: { reindexAfterDelete: true, waitForReindex: true, reindexPollInterval: 1 },
+			}),
+		});
+		expect(result.error).toBeUndefined();
+		expect(
+			f.sim
+				.requestsTo('StartCatalogReindex')
+				.map((r) => r.params.catalogId)
+				.sort(),
+		).toEqual(['Other', CATALOG].sort());
+		// All deletes come before the reindexes.
+		const seqs = f.sim.requests.filter(
+			(r) => r.route === 'DeleteRecords' || r.route === 'StartCatalogReindex',
+		);
+		expect(seqs.map((r) => r.route)).toEqual([
+			'DeleteRecords',
+			'DeleteRecords',
+			'DeleteRecords',
+			'DeleteRecords',
+			'StartCatalogReindex',
+			'StartCatalogReindex',
+		]);
+		for (const item of result.items)
+			expect(item.json.reindex).toMatchObject({ currentState: 'Completed' });
+	});
+
+	test('a rate-limit storm does not fail a clean-up: batches refused with 429 are sent again at the end', async () => {
+		const all = ids('storm-', 0, 20000);
+		f.sim.seedRecords(CATALOG, all);
+		// Every request is refused twice in a row at first: more than one retry inside a request allows.
+		f.sim.injectFault('DeleteRecords', { kind: 'status', status: 429, retryAfter: '0' }, 6);
+		const result = await runNode({
+			credentials: f.store,
+			items: [{ ids: all }],
+			parameters: {
+				...deleteParams({ mode: 'aggregate', options: { batchSize: 5000, concurrency: 1 } }),
+				requestOptions: { maxRetries: 1, retryDelay: 0.01 },
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({
+			idsDeleted: 20000,
+			idsFailed: 0,
+			failedBatches: [],
+		});
+		expect(result.items[0].json.batchesRetriedAtEnd).toBeGreaterThan(0);
+		expect(f.sim.recordIds(CATALOG)).toEqual([]);
+	});
+
+	test('a failure of 12 000 IDs keeps the error short; every ID is in the error item', async () => {
+		const all = ids('big-', 0, 12000);
+		f.sim.injectFault(
+			'DeleteRecords',
+			{ kind: 'status', status: 400, body: { title: 'Bad', status: 400, detail: 'Refused' } },
+			Infinity,
+		);
+		const result = await runNode({
+			credentials: f.store,
+			items: [{ ids: all }],
+			parameters: deleteParams({ mode: 'aggregate', options: { concurrency: 1 } }),
+			continueOnFail: true,
+		});
+		const json = result.items[0].json;
+		expect((json.errorDescription as string).length).toBeLessThan(1000);
+		expect((json.error as string).length).toBeLessThan(300);
+		expect((json.failedBatches as Array<{ ids: string[] }>).flatMap((b) => b.ids)).toEqual(all);
 	});
 });

@@ -54,6 +54,34 @@ describe('Create Export', () => {
 		});
 	});
 
+	test('a date-only value is midnight in the workflow’s time zone (typed, or from toISODate())', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			timezone: 'Europe/Berlin',
+			items: [{}, {}],
+			parameters: nodeParams('report', 'createExport', {
+				startDate:
+					'={{ $itemIndex === 0 ? "2026-11-01" : DateTime.fromISO("2026-07-01").toISODate() }}',
+			}),
+		});
+		expect(result.error).toBeUndefined();
+		expect(
+			f.sim
+				.requestsTo('CreateTransactionStepsExportRequest')
+				.map((r) => (r.body as { filters: { startDate: string } }).filters.startDate),
+		).toEqual(['2026-10-31T23:00:00.000Z', '2026-06-30T22:00:00.000Z']);
+	});
+
+	test('bad input in a later item stops the run before any export is created', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [{ start: '2026-11-01' }, { start: 'last Tuesday' }],
+			parameters: nodeParams('report', 'createExport', { startDate: '={{ $json.start }}' }),
+		});
+		expect(result.error?.message).toBe('Start Date is not a valid date: "last Tuesday" [item 1]');
+		expect(f.sim.requestsTo('CreateTransactionStepsExportRequest')).toHaveLength(0);
+	});
+
 	test('accepts n8n date values from expressions (Luxon DateTime, JS Date)', async () => {
 		const items = [{}, {}];
 		await runNode({

@@ -182,4 +182,52 @@ describe('Wait For Export', () => {
 		expect(result.error?.message).toMatch(message);
 		expect(f.sim.requests).toHaveLength(0);
 	});
+
+	test('a wait survives hiccups: polls failing with 503, 429 or a reset are repeated until the export finishes', async () => {
+		const id = await createExport(f, {
+			path: ['Processing', 'Processing', 'Processing', 'Succeeded'],
+		});
+		f.sim.injectFault('GetExportStatus', { kind: 'status', status: 503 }, 1);
+		f.sim.injectFault('GetExportStatus', { kind: 'status', status: 429 }, 1);
+		f.sim.injectFault('GetExportStatus', { kind: 'reset' }, 1);
+		const result = await runNode({
+			credentials: f.store,
+			items: [{ id }],
+			// No retries inside a poll: every fault fails its poll, and the wait goes on.
+			parameters: {
+				...wait({}, { pollInterval: 1, maxPollInterval: 1 }),
+				requestOptions: { maxRetries: 0 },
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ status: 'Succeeded', failedPolls: 3 });
+	});
+
+	test('a definite answer (404) ends the wait at once', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [{ id: '7d7c1e6e-0000-4000-8000-000000000000' }],
+			parameters: wait({}, { pollInterval: 1 }),
+		});
+		expect(result.error?.message).toMatch(/^ABBYY Vantage could not find it/);
+		expect(f.sim.requestsTo('GetExportStatus')).toHaveLength(1);
+	});
+
+	test('when every poll fails until Timeout, the error says the state is unknown and why', async () => {
+		const id = await createExport(f, { path: ['Processing'] });
+		f.sim.injectFault('GetExportStatus', { kind: 'status', status: 503 }, Infinity);
+		const result = await runNode({
+			credentials: f.store,
+			items: [{ id }],
+			parameters: {
+				...wait({}, { pollInterval: 1, timeout: 1 }),
+				requestOptions: { maxRetries: 0 },
+			},
+			continueOnFail: true,
+		});
+		expect(result.items[0].json.error).toMatch(
+			/did not finish within 1 second; last status: unknown, no status check succeeded \(ABBYY Vantage answered HTTP 503: Simulated 503\) \[item 0\]$/,
+		);
+		expect(result.items[0].json.failedPolls).toBeGreaterThanOrEqual(1);
+	});
 });

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { runPerItem } from '../../helpers/items';
+import { runPreparedPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
 import { pollOptions, readOptions, readPollSettings } from '../common';
 import {
@@ -43,18 +43,27 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, items, async (itemIndex) => {
-		const catalogId = readCatalogId(this, itemIndex);
-		const wait = this.getNodeParameter('waitForCompletion', itemIndex, true) === true;
-		// Checked before the reindex starts: a bad option must not leave an unwatched reindex.
-		const poll = readPollSettings(
-			this,
-			itemIndex,
-			wait ? readOptions(this, itemIndex) : {},
-			REINDEX_POLL,
-		);
-		const started = await startReindex(this, client, catalogId, itemIndex);
-		if (!wait) return { json: started };
-		return { json: await waitForReindex(this, client, started, poll, itemIndex) };
-	});
+	// Every item is checked before the first reindex starts (see runPreparedPerItem).
+	return await runPreparedPerItem(
+		this,
+		items,
+		(itemIndex) => {
+			const wait = this.getNodeParameter('waitForCompletion', itemIndex, true) === true;
+			return {
+				catalogId: readCatalogId(this, itemIndex),
+				wait,
+				poll: readPollSettings(
+					this,
+					itemIndex,
+					wait ? readOptions(this, itemIndex) : {},
+					REINDEX_POLL,
+				),
+			};
+		},
+		async ({ catalogId, wait, poll }, itemIndex) => {
+			const started = await startReindex(this, client, catalogId, itemIndex);
+			if (!wait) return { json: started };
+			return { json: await waitForReindex(this, client, started, poll, itemIndex) };
+		},
+	);
 }

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 
 import { apiError, operationError } from '../../helpers/errors';
-import { pollUntil, type PollSettings } from '../../helpers/polling';
+import { lastState, pollUntil, type PollSettings } from '../../helpers/polling';
 import { describeDuration } from '../../helpers/time';
 import { requirePathParameter } from '../../helpers/validation';
-import { endpoints, type VantageClient } from '../../transport';
+import { endpoints, isTransientError, type VantageClient } from '../../transport';
 import type { PollDefaults } from '../common';
 
 export const catalogProperty: INodeProperties = {
@@ -94,7 +94,7 @@ export async function waitForReindex(
 	started: ReindexOperation,
 	settings: PollSettings,
 	itemIndex: number,
-): Promise<ReindexOperation & { polls: number }> {
+): Promise<ReindexOperation & { polls: number; failedPolls: number }> {
 	const { catalogId, operationId } = started;
 	const outcome = await pollUntil(
 		async () =>
@@ -109,13 +109,18 @@ export async function waitForReindex(
 		(op) => op.currentState === 'Completed' || op.currentState === 'Failed',
 		settings,
 		client.signal,
+		isTransientError,
 	);
-	const result = { ...outcome.value, polls: outcome.polls };
+	const result = {
+		...(outcome.value ?? started),
+		polls: outcome.polls,
+		failedPolls: outcome.failedPolls,
+	};
 	if (outcome.timedOut) {
 		throw operationError(
 			ctx.getNode(),
 			itemIndex,
-			`Reindex of catalog "${catalogId}" did not finish within ${describeDuration(settings.timeoutMs)}; last state: ${result.currentState}`,
+			`Reindex of catalog "${catalogId}" did not finish within ${describeDuration(settings.timeoutMs)}; last state: ${lastState(outcome.value?.currentState, outcome)}`,
 			{
 				description: 'Skills keep using the previous index until the reindex completes.',
 				output: result,

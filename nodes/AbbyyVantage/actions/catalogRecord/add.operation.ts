@@ -79,6 +79,7 @@ function summaryOf(group: CatalogGroup, outcome: AddOutcome): IDataObject {
 		uniqueRecords: group.records.length,
 		duplicatesRemoved: group.superseded.length,
 		batchesSent: outcome.batchesSent,
+		...(outcome.batchesRetried ? { batchesRetriedAtEnd: outcome.batchesRetried } : {}),
 		added: outcome.added.length,
 		replaced: outcome.replaced.length,
 		failed: outcome.failed.length,

@@ -8,13 +8,14 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { MAX_RECORDS_PER_REQUEST } from '../../constants';
+import type { PollSettings } from '../../helpers/polling';
 import { apiError, asNodeError, errorItem, invalid } from '../../helpers/errors';
 import { runPerItem } from '../../helpers/items';
 import { readRecordIds, type InvalidId } from '../../helpers/recordIds';
 import { requireInteger, requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { deleteIds } from './writer';
-import { concurrencyOption, defaultPollSettings, readConcurrency, readOptions } from '../common';
+import { concurrencyOption, readConcurrency, readOptions, readPollSettings } from '../common';
 import {
 	catalogProperty,
 	readCatalogId,
@@ -24,6 +25,8 @@ import {
 } from '../catalog/shared';
 
 const CONCURRENCY = { max: 16, what: 'delete requests' };
+/** IDs named in an error's description; all of them are in the error item's failedBatches. */
+const FAILED_IDS_SHOWN = 20;
 
 const properties: INodeProperties[] = [
 	catalogProperty,
@@ -112,6 +115,15 @@ const properties: INodeProperties[] = [
 					'Whether to start a catalog reindex after deleting. Skills only see the change once a reindex has completed.',
 			},
 			{
+				displayName: 'Reindex Poll Interval (Seconds)',
+				name: 'reindexPollInterval',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 5,
+				description:
+					'With Wait For Reindex: the wait between the first status checks; it grows by half each check up to 30 seconds',
+			},
+			{
 				displayName: 'Skip Invalid IDs',
 				name: 'skipInvalidIds',
 				type: 'boolean',
@@ -149,6 +161,7 @@ interface Settings {
 	concurrency: number;
 	reindexAfterDelete: boolean;
 	waitForReindex: boolean;
+	reindexPoll: PollSettings;
 	skipInvalidIds: boolean;
 }
 
@@ -162,6 +175,12 @@ function readSettings(ctx: IExecuteFunctions, client: VantageClient): Settings {
 		concurrency: readConcurrency(ctx, options, CONCURRENCY, client),
 		reindexAfterDelete: options.reindexAfterDelete === true,
 		waitForReindex: options.waitForReindex === true,
+		reindexPoll: readPollSettings(
+			ctx,
+			0,
+			{ pollInterval: options.reindexPollInterval },
+			REINDEX_POLL,
+		),
 		skipInvalidIds: options.skipInvalidIds === true,
 	};
 }
@@ -194,6 +213,7 @@ async function deleteFromCatalog(
 	pool: IdPool,
 	settings: Settings,
 	itemIndex: number,
+	reindexNow = true,
 ): Promise<IDataObject> {
 	if (pool.unique.size === 0) {
 		throw invalid(
@@ -222,30 +242,77 @@ async function deleteFromCatalog(
 		idsDeleted: run.idsDone,
 		idsFailed: uniqueCount - run.idsDone,
 		failedBatches,
+		...(run.batchesRetried ? { batchesRetriedAtEnd: run.batchesRetried } : {}),
 	};
 	if (settings.skipInvalidIds) summary.invalidIds = pool.invalidIds;
 
 	if (failedBatches.length) {
 		const notDeleted = failedBatches.flatMap((b) => b.ids);
+		const shown = notDeleted.slice(0, FAILED_IDS_SHOWN);
 		throw apiError(
 			ctx.getNode(),
 			itemIndex,
-			{ ...summary } as JsonObject,
+			// The full lists go to the error item only: an error's size must not grow with the ids.
+			{
+				catalogId,
+				idsFailed: notDeleted.length,
+				failedBatchCount: failedBatches.length,
+			} as JsonObject,
 			`Deleted ${run.idsDone} of ${uniqueCount} record IDs from catalog "${catalogId}"; ${notDeleted.length} in ${failedBatches.length} failed batch${failedBatches.length === 1 ? '' : 'es'} were not deleted: ${failedBatches[0].error}`,
 			{
-				description: `Not deleted (${notDeleted.length}): ${notDeleted.join(', ')}`,
+				description: `Not deleted (${notDeleted.length}): ${shown.join(', ')}${notDeleted.length > shown.length ? `, and ${notDeleted.length - shown.length} more` : ''}. Every ID not deleted is in failedBatches of the error item (turn on Continue On Fail to get it).`,
 				httpCode: failedBatches[0].httpCode ?? undefined,
 				output: summary,
 			},
 		);
 	}
-	if (settings.reindexAfterDelete && run.idsDone > 0) {
-		const started = await startReindex(ctx, client, catalogId, itemIndex);
-		summary.reindex = settings.waitForReindex
-			? await waitForReindex(ctx, client, started, defaultPollSettings(REINDEX_POLL), itemIndex)
-			: started;
+	if (reindexNow && settings.reindexAfterDelete && run.idsDone > 0) {
+		summary.reindex = await reindexCatalog(ctx, client, catalogId, settings, itemIndex);
 	}
 	return summary;
+}
+
+async function reindexCatalog(
+	ctx: IExecuteFunctions,
+	client: VantageClient,
+	catalogId: string,
+	settings: Settings,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const started = await startReindex(ctx, client, catalogId, itemIndex);
+	return settings.waitForReindex
+		? await waitForReindex(ctx, client, started, settings.reindexPoll, itemIndex)
+		: started;
+}
+
+/**
+ * Per Item: each catalog is reindexed once, after all items (not once per item); its outcome is
+ * added to every item of that catalog. A failed reindex fails the run, or with Continue On Fail
+ * is reported on those items.
+ */
+async function reindexOncePerCatalog(
+	ctx: IExecuteFunctions,
+	client: VantageClient,
+	out: INodeExecutionData[],
+	settings: Settings,
+): Promise<void> {
+	const byCatalog = new Map<string, INodeExecutionData[]>();
+	for (const item of out) {
+		const { catalogId, idsDeleted } = item.json;
+		if (typeof catalogId !== 'string' || !(Number(idsDeleted) > 0)) continue;
+		byCatalog.set(catalogId, [...(byCatalog.get(catalogId) ?? []), item]);
+	}
+	for (const [catalogId, catalogItems] of byCatalog) {
+		const first = (catalogItems[0].pairedItem as { item: number }).item;
+		try {
+			const reindex = await reindexCatalog(ctx, client, catalogId, settings, first);
+			for (const item of catalogItems) item.json.reindex = reindex;
+		} catch (error) {
+			const nodeError = asNodeError(ctx, error, first);
+			if (!ctx.continueOnFail()) throw nodeError;
+			for (const item of catalogItems) item.json.reindexError = nodeError.message;
+		}
+	}
 }
 
 export async function execute(
@@ -260,13 +327,24 @@ export async function execute(
 	] as const);
 
 	if (mode === 'perItem') {
-		return await runPerItem(this, items, async (itemIndex) => {
+		const out = await runPerItem(this, items, async (itemIndex) => {
 			const catalogId = readCatalogId(this, itemIndex);
 			const read = readRecordIds(this, items, itemIndex, settings.skipInvalidIds);
 			const pool = emptyPool();
 			addToPool(pool, read.ids, read.invalidIds);
-			return { json: await deleteFromCatalog(this, client, catalogId, pool, settings, itemIndex) };
+			const summary = await deleteFromCatalog(
+				this,
+				client,
+				catalogId,
+				pool,
+				settings,
+				itemIndex,
+				false,
+			);
+			return { json: summary };
 		});
+		if (settings.reindexAfterDelete) await reindexOncePerCatalog(this, client, out, settings);
+		return out;
 	}
 
 	// Aggregate: read and check every item before the first request, then one run per catalog.

@@ -197,6 +197,9 @@ async function syncCatalog(
 		added: done.filter((id) => !updates.has(id)).length,
 		updated: done.filter((id) => updates.has(id)).length,
 		deleted: deleted.idsDone,
+		...(deleted.batchesRetried + written.batchesRetried
+			? { batchesRetriedAtEnd: deleted.batchesRetried + written.batchesRetried }
+			: {}),
 		failed: failures.length,
 		failures,
 		failedBatches: [

@@ -7,11 +7,23 @@ import {
 	sendBatches,
 	stopOnFatalStatus,
 	type BatchRun,
+	type EndOfRunRetry,
 	type FailedBatch,
 } from '../../helpers/batches';
-import { endpoints, type VantageClient } from '../../transport';
+import { pause } from '../../helpers/time';
+import { endpoints, isTransientError, type VantageClient } from '../../transport';
+import { backoffDelay } from '../../transport/retry';
 import { CATALOG_HINTS } from '../catalog/shared';
 import type { CatalogRecord } from './shared';
+
+/** Adding and deleting records is safe to repeat: failed batches get the run's retry budget again. */
+function endOfRunRetry(client: VantageClient): EndOfRunRetry {
+	return {
+		rounds: client.settings.maxRetries,
+		retryable: isTransientError,
+		pause: async (round) => await pause(backoffDelay(round, client.settings), client.signal),
+	};
+}
 
 /** A record Vantage did not take, with its reasons (errorRows) or its batch's failure. */
 export interface FailedRecord extends IDataObject {
@@ -22,6 +34,7 @@ export interface FailedRecord extends IDataObject {
 
 export interface AddOutcome {
 	batchesSent: number;
+	batchesRetried: number;
 	/** Ids Vantage accepted. */
 	added: string[];
 	/** Ids that already existed, were rejected as such, and were deleted and added again. */
@@ -84,6 +97,7 @@ export async function addRecords(
 	const batches = chunk(records, batchSize);
 	const outcome: AddOutcome = {
 		batchesSent: 0,
+		batchesRetried: 0,
 		added: [],
 		replaced: [],
 		failed: [],
@@ -93,7 +107,7 @@ export async function addRecords(
 	const itemOf = new Map(records.map((r) => [r.id, r.item]));
 	const fail = (id: string, reasons: string[]) =>
 		outcome.failed.push({ id, item: itemOf.get(id) ?? null, reasons });
-	const { batchesSent, results } = await sendBatches(
+	const { batchesSent, batchesRetried, results } = await sendBatches(
 		batches,
 		concurrency,
 		async (batch, index) => {
@@ -131,8 +145,10 @@ export async function addRecords(
 			return { accepted: accepted.map((r) => r.id), replaced, stillFailed, reported, index };
 		},
 		stopOnFatalStatus,
+		endOfRunRetry(client),
 	);
 	outcome.batchesSent = batchesSent;
+	outcome.batchesRetried = batchesRetried;
 	results.forEach((result, index) => {
 		if (!result.ok) {
 			const ids = batches[index].map((r) => r.id);
@@ -164,15 +180,20 @@ export async function deleteIds(
 	concurrency: number,
 ): Promise<BatchRun & { batches: number }> {
 	const batches = chunk(ids, batchSize);
-	const run = await runBatches(batches, concurrency, async (batch, index) => {
-		// Sent without the item: a batch's reason is reported once, in the item's summary.
-		await client.request({
-			...endpoints.deleteRecords(catalogId),
-			body: batch,
-			ignoreBody: true,
-			action: `deleting batch ${index + 1} of ${batches.length} (${batch.length} IDs) from catalog "${catalogId}"`,
-			hints: CATALOG_HINTS,
-		});
-	});
+	const run = await runBatches(
+		batches,
+		concurrency,
+		async (batch, index) => {
+			// Sent without the item: a batch's reason is reported once, in the item's summary.
+			await client.request({
+				...endpoints.deleteRecords(catalogId),
+				body: batch,
+				ignoreBody: true,
+				action: `deleting batch ${index + 1} of ${batches.length} (${batch.length} IDs) from catalog "${catalogId}"`,
+				hints: CATALOG_HINTS,
+			});
+		},
+		endOfRunRetry(client),
+	);
 	return { ...run, batches: batches.length };
 }

@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { toUtcDateTime } from '../../helpers/dates';
 import { apiError, invalid } from '../../helpers/errors';
-import { runPerItem } from '../../helpers/items';
+import { runPreparedPerItem } from '../../helpers/items';
 import { optionalText } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import { readOptions } from '../common';
@@ -74,58 +74,65 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, items, async (itemIndex) => {
-		const fields = readOptions(this, itemIndex, 'additionalFields');
-		const startDate = toUtcDateTime(
-			this,
-			itemIndex,
-			'Start Date',
-			this.getNodeParameter('startDate', itemIndex),
-		);
-		const filters: IDataObject = { startDate };
-		if (fields.endDate !== undefined && fields.endDate !== '' && fields.endDate !== null) {
-			filters.endDate = toUtcDateTime(this, itemIndex, 'End Date', fields.endDate);
-			if (Date.parse(filters.endDate as string) < Date.parse(startDate)) {
-				throw invalid(
-					this,
+	// Every item is checked before the first export is created (see runPreparedPerItem).
+	return await runPreparedPerItem(
+		this,
+		items,
+		(itemIndex) => {
+			const fields = readOptions(this, itemIndex, 'additionalFields');
+			const startDate = toUtcDateTime(
+				this,
+				itemIndex,
+				'Start Date',
+				this.getNodeParameter('startDate', itemIndex),
+			);
+			const filters: IDataObject = { startDate };
+			if (fields.endDate !== undefined && fields.endDate !== '' && fields.endDate !== null) {
+				filters.endDate = toUtcDateTime(this, itemIndex, 'End Date', fields.endDate);
+				if (Date.parse(filters.endDate as string) < Date.parse(startDate)) {
+					throw invalid(
+						this,
+						itemIndex,
+						`End Date (${filters.endDate}) is before Start Date (${startDate})`,
+					);
+				}
+			}
+			const skillId = optionalText(this, itemIndex, 'Skill ID', fields.skillId);
+			if (skillId) filters.skillId = skillId;
+			const transactionId = optionalText(this, itemIndex, 'Transaction ID', fields.transactionId);
+			if (transactionId) filters.transactionId = transactionId;
+			if (
+				fields.sendEmailNotification !== undefined &&
+				typeof fields.sendEmailNotification !== 'boolean'
+			) {
+				throw invalid(this, itemIndex, 'Send Email Notification must be true or false');
+			}
+			const body: IDataObject = { filters };
+			if (fields.sendEmailNotification === true) body.sendEmailNotification = true;
+			return body;
+		},
+		async (body, itemIndex) => {
+			const response = await client.request<IDataObject | undefined>({
+				...endpoints.createTransactionStepsExportRequest(),
+				body,
+				itemIndex,
+				action: 'creating the transaction-steps export',
+				hints: REPORT_ACCESS_HINTS,
+			});
+			const requestId = response?.requestId;
+			if (typeof requestId !== 'string' || requestId === '') {
+				throw apiError(
+					this.getNode(),
 					itemIndex,
-					`End Date (${filters.endDate}) is before Start Date (${startDate})`,
+					(response ?? {}) as JsonObject,
+					'ABBYY Vantage answered without a request ID',
+					{
+						description:
+							'The export may have been created: list your export requests in Vantage to find it.',
+					},
 				);
 			}
-		}
-		const skillId = optionalText(this, itemIndex, 'Skill ID', fields.skillId);
-		if (skillId) filters.skillId = skillId;
-		const transactionId = optionalText(this, itemIndex, 'Transaction ID', fields.transactionId);
-		if (transactionId) filters.transactionId = transactionId;
-		if (
-			fields.sendEmailNotification !== undefined &&
-			typeof fields.sendEmailNotification !== 'boolean'
-		) {
-			throw invalid(this, itemIndex, 'Send Email Notification must be true or false');
-		}
-		const body: IDataObject = { filters };
-		if (fields.sendEmailNotification === true) body.sendEmailNotification = true;
-
-		const response = await client.request<IDataObject | undefined>({
-			...endpoints.createTransactionStepsExportRequest(),
-			body,
-			itemIndex,
-			action: 'creating the transaction-steps export',
-			hints: REPORT_ACCESS_HINTS,
-		});
-		const requestId = response?.requestId;
-		if (typeof requestId !== 'string' || requestId === '') {
-			throw apiError(
-				this.getNode(),
-				itemIndex,
-				(response ?? {}) as JsonObject,
-				'ABBYY Vantage answered without a request ID',
-				{
-					description:
-						'The export may have been created: list your export requests in Vantage to find it.',
-				},
-			);
-		}
-		return { json: { requestId, ...body } };
-	});
+			return { json: { requestId, ...body } };
+		},
+	);
 }

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { INT32_MAX } from '../../constants';
+import { safeFileName } from '../../helpers/fileNames';
 import { mapConcurrent } from '../../helpers/concurrency';
 import { invalid, operationError } from '../../helpers/errors';
 import { runPerItem, type ItemOutput } from '../../helpers/items';
@@ -125,7 +126,7 @@ export async function execute(
 					action: `downloading file ${fileIndex} of export ${requestId}`,
 					hints: REPORT_ACCESS_HINTS,
 				});
-				const fileName = `export-${requestId}-${fileIndex}.csv`;
+				const fileName = safeFileName(`export-${requestId}-${fileIndex}.csv`);
 				const binary = await this.helpers.prepareBinaryData(bytes, fileName, 'text/csv');
 				return {
 					json: { requestId, fileIndex, fileName, totalFileCount: count, fileSize: bytes.length },

@@ -9,8 +9,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiError, operationError } from '../../helpers/errors';
 import { describeDuration } from '../../helpers/time';
 import { runPerItem } from '../../helpers/items';
-import { pollUntil } from '../../helpers/polling';
-import type { VantageClient } from '../../transport';
+import { lastState, pollUntil } from '../../helpers/polling';
+import { isTransientError, type VantageClient } from '../../transport';
 import {
 	concurrencyOption,
 	pollOptions,
@@ -72,17 +72,18 @@ export async function execute(
 				(status) => TERMINAL_EXPORT_STATUSES.includes(status.status),
 				poll,
 				client.signal,
+				isTransientError,
 			);
+			const polled = { polls: outcome.polls, failedPolls: outcome.failedPolls };
 			const status = outcome.value;
-			const output = { ...status, polls: outcome.polls };
-			if (outcome.timedOut) {
+			if (outcome.timedOut || !status) {
 				throw operationError(
 					this.getNode(),
 					itemIndex,
-					`Export ${requestId} did not finish within ${describeDuration(poll.timeoutMs)}; last status: ${status.status}`,
+					`Export ${requestId} did not finish within ${describeDuration(poll.timeoutMs)}; last status: ${lastState(status?.status, outcome)}`,
 					{
 						description: 'Raise Timeout, or check the export later with Get Export Status.',
-						output,
+						output: { requestId, ...status, ...polled },
 					},
 				);
 			}
@@ -95,7 +96,7 @@ export async function execute(
 					{
 						description:
 							'Give the correlation ID to ABBYY support to find out why. Create a new export to try again.',
-						output,
+						output: { ...status, ...polled },
 					},
 				);
 			}
@@ -104,7 +105,7 @@ export async function execute(
 				json: {
 					...status,
 					fileIndexes: Array.from({ length: count }, (_, i) => i),
-					polls: outcome.polls,
+					...polled,
 				},
 			};
 		},

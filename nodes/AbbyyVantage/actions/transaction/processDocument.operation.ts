@@ -192,13 +192,17 @@ async function process(
 						manualReviewLink: info.manualReviewLink ?? null,
 						sourceFiles: (info.sourceFiles ?? []).map((f) => f.name),
 						polls: waited.polls,
+						failedPolls: waited.failedPolls,
 						...upload,
 					},
 				},
 			];
 		}
 		if (info.status !== 'Processed') throw transactions.failure(info, itemIndex);
-		const outputs = await documentItems(ctx, client, info, plan.results, itemIndex, upload);
+		const outputs = await documentItems(ctx, client, info, plan.results, itemIndex, {
+			...upload,
+			failedPolls: waited.failedPolls,
+		});
 		if (plan.results.deleteAfterReading) {
 			const deleted = await transactions.deleteAfterReading(transactionId, itemIndex);
 			for (const output of outputs) Object.assign(output.json, deleted);

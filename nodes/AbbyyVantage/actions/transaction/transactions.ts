@@ -3,9 +3,9 @@ import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { apiError, operationError, withErrorOutput } from '../../helpers/errors';
 import type { InputFile } from '../../helpers/binaryInput';
 import { buildMultipart } from '../../helpers/multipart';
-import { pollUntil, type PollSettings } from '../../helpers/polling';
+import { lastState, pollUntil, type PollSettings } from '../../helpers/polling';
 import { describeDuration } from '../../helpers/time';
-import { endpoints, type VantageClient } from '../../transport';
+import { endpoints, isTransientError, type VantageClient } from '../../transport';
 import { SKILL_HINTS } from '../skill/shared';
 import { TRANSACTION_HINTS, type OnManualReview, type TransactionParameters } from './shared';
 
@@ -30,6 +30,8 @@ export interface FileOptions {
 export interface WaitOutcome {
 	info: TransactionInfo;
 	polls: number;
+	/** Status checks that failed with a passing problem and were repeated. */
+	failedPolls: number;
 	/** Stopped because the transaction waits in Manual Review and the user asked to stop. */
 	stoppedForReview: boolean;
 }
@@ -174,21 +176,23 @@ export class Transactions {
 				FINAL_STATUSES.includes(info.status) || (onManualReview === 'output' && inReview(info)),
 			poll,
 			this.client.signal,
+			isTransientError,
 		);
 		const info = outcome.value;
-		if (outcome.timedOut) {
+		if (outcome.timedOut || !info) {
 			throw operationError(
 				this.ctx.getNode(),
 				itemIndex,
-				`Transaction ${transactionId} did not finish within ${describeDuration(poll.timeoutMs)}; last status: ${info.status}${inReview(info) ? ' (waiting for Manual Review)' : ''}`,
+				`Transaction ${transactionId} did not finish within ${describeDuration(poll.timeoutMs)}; last status: ${lastState(info?.status, outcome)}${info && inReview(info) ? ' (waiting for Manual Review)' : ''}`,
 				{
 					description:
 						'It keeps processing in Vantage. Pick it up later with Wait For Transaction or Get Results, or raise Timeout.',
 					output: {
 						transactionId,
-						status: info.status,
-						manualReviewLink: info.manualReviewLink ?? null,
+						status: info?.status ?? null,
+						manualReviewLink: info?.manualReviewLink ?? null,
 						polls: outcome.polls,
+						failedPolls: outcome.failedPolls,
 					},
 				},
 			);
@@ -196,6 +200,7 @@ export class Transactions {
 		return {
 			info,
 			polls: outcome.polls,
+			failedPolls: outcome.failedPolls,
 			stoppedForReview: !FINAL_STATUSES.includes(info.status),
 		};
 	}

@@ -58,7 +58,7 @@ export async function execute(
 			const poll = readPollSettings(this, itemIndex, options, TRANSACTION_POLL);
 			const onManualReview = readOnManualReview(this, itemIndex, options);
 			const transactionId = readTransactionId(this, itemIndex);
-			const { info, polls, stoppedForReview } = await transactions.wait(
+			const { info, polls, failedPolls, stoppedForReview } = await transactions.wait(
 				transactionId,
 				poll,
 				onManualReview,
@@ -74,6 +74,7 @@ export async function execute(
 					waitingForManualReview: stoppedForReview,
 					documentCount: Array.isArray(info.documents) ? info.documents.length : 0,
 					polls,
+					failedPolls,
 				},
 			};
 		},

@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { INT32_MAX } from '../../constants';
 import { apiError } from '../../helpers/errors';
-import { runPerItem } from '../../helpers/items';
+import { runPreparedPerItem } from '../../helpers/items';
 import { requireInteger } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import { readOptions } from '../common';
@@ -53,37 +53,44 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, items, async (itemIndex) => {
-		const transactionId = readTransactionId(this, itemIndex);
-		const fields = readOptions(this, itemIndex, 'additionalFields');
-		// Exactly the vendor's fields: anything not set is left out, not sent as a default.
-		const body: IDataObject = {};
-		if (fields.index !== undefined) {
-			body.index = requireInteger(this, itemIndex, 'Index', fields.index, 0, INT32_MAX);
-		}
-		const imageProcessing = readImageProcessing(this, itemIndex, fields);
-		if (imageProcessing) body.imageProcessingOptions = imageProcessing;
-
-		const response = await client.request<IDataObject | undefined>({
-			...endpoints.createTransactionDocument(transactionId),
-			body,
-			itemIndex,
-			action: `adding a document to transaction ${transactionId}`,
-			hints: {
-				400: 'Only transactions of a Process skill accept more than one document; other skills allow one document per transaction.',
-				403: TRANSACTION_HINTS[403],
-			},
-		});
-		const documentId = response?.documentId;
-		if (typeof documentId !== 'string' || documentId === '') {
-			throw apiError(
-				this.getNode(),
+	// Every item is checked before the first document is created (see runPreparedPerItem).
+	return await runPreparedPerItem(
+		this,
+		items,
+		(itemIndex) => {
+			const transactionId = readTransactionId(this, itemIndex);
+			const fields = readOptions(this, itemIndex, 'additionalFields');
+			// Exactly the vendor's fields: anything not set is left out, not sent as a default.
+			const body: IDataObject = {};
+			if (fields.index !== undefined) {
+				body.index = requireInteger(this, itemIndex, 'Index', fields.index, 0, INT32_MAX);
+			}
+			const imageProcessing = readImageProcessing(this, itemIndex, fields);
+			if (imageProcessing) body.imageProcessingOptions = imageProcessing;
+			return { transactionId, body };
+		},
+		async ({ transactionId, body }, itemIndex) => {
+			const response = await client.request<IDataObject | undefined>({
+				...endpoints.createTransactionDocument(transactionId),
+				body,
 				itemIndex,
-				(response ?? {}) as JsonObject,
-				'ABBYY Vantage answered without a document ID',
-				{ description: 'The document may have been added: check the transaction in Vantage.' },
-			);
-		}
-		return { json: { documentId, transactionId } };
-	});
+				action: `adding a document to transaction ${transactionId}`,
+				hints: {
+					400: 'Only transactions of a Process skill accept more than one document; other skills allow one document per transaction.',
+					403: TRANSACTION_HINTS[403],
+				},
+			});
+			const documentId = response?.documentId;
+			if (typeof documentId !== 'string' || documentId === '') {
+				throw apiError(
+					this.getNode(),
+					itemIndex,
+					(response ?? {}) as JsonObject,
+					'ABBYY Vantage answered without a document ID',
+					{ description: 'The document may have been added: check the transaction in Vantage.' },
+				);
+			}
+			return { json: { documentId, transactionId } };
+		},
+	);
 }

@@ -1,0 +1,295 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test timing: a restart after a delay, a revocation mid-wait */
+/**
+ * Under pressure: rate limits, refused connections, expired tokens in flight, flaky status
+ * checks, inputs users actually type. Each test is one row of RELIABILITY.md's "Under pressure".
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { runNode, simulatorCredentials } from '../harness/n8n';
+import { useSimulator } from '../helpers/fixture';
+import { ids, nodeParams, recordDeleteParams, rl } from '../helpers/params';
+import { FIXTURE, VantageSimulator } from '../simulator/simulator';
+import { freePort } from './ports';
+import { CATALOG, FAST, record, secretsIn } from './shared';
+
+const f = useSimulator((sim) => sim.addCatalog(CATALOG));
+
+const row = (scenario: string, outcome: string) =>
+	record('pressure', `| ${scenario} | ${outcome} |`);
+
+describe('under pressure', () => {
+	test('429 on a creating request: not processed, so sent again; created exactly once', async () => {
+		f.sim.injectFault(
+			'CreateTransactionStepsExportRequest',
+			{ kind: 'status', status: 429, retryAfter: '0' },
+			2,
+		);
+		const result = await runNode({
+			credentials: f.store,
+			parameters: {
+				...nodeParams('report', 'createExport', { startDate: '2026-11-01' }),
+				requestOptions: FAST,
+			},
+		});
+		expect(result.error).toBeUndefined();
+		const attempts = f.sim.requestsTo('CreateTransactionStepsExportRequest').map((r) => r.status);
+		expect(attempts).toEqual([429, 429, 200]);
+		expect(f.sim.createdCounts().exports).toBe(1);
+		row(
+			'Create Export refused twice with 429',
+			`sent 3 times (${attempts.join(', ')}), 1 export created, success`,
+		);
+	});
+
+	test('a refused connection: the request never left, so even a creating request is sent again', async () => {
+		const port = await freePort();
+		let sim = new VantageSimulator({ port });
+		await sim.start();
+		const store = simulatorCredentials(sim);
+		try {
+			// Sign in first, then take the service away for a moment.
+			await runNode({
+				credentials: store,
+				parameters: nodeParams('catalog', 'getMany', { returnAll: true }),
+			});
+			await sim.stop();
+			const restart = (async () => {
+				await new Promise((resolve) => setTimeout(resolve, 300));
+				sim = new VantageSimulator({ port });
+				await sim.start();
+			})();
+			const result = await runNode({
+				credentials: store,
+				parameters: {
+					...nodeParams('report', 'createExport', { startDate: '2026-11-01' }),
+					requestOptions: { ...FAST, maxRetries: 3, retryDelay: 0.5 },
+				},
+			});
+			await restart;
+			expect(result.error).toBeUndefined();
+			expect(sim.createdCounts().exports).toBe(1);
+			row(
+				'Create Export while the service refuses connections for 0.3 s',
+				'sent again after the refusal, 1 export created, success',
+			);
+		} finally {
+			await sim.stop();
+		}
+	});
+
+	test('a rate-limit storm during a clean-up: refused batches are sent again at the end; nothing fails', async () => {
+		const all = ids('storm-', 0, 30000);
+		f.sim.seedRecords(CATALOG, all);
+		f.sim.injectFault('DeleteRecords', { kind: 'status', status: 429, retryAfter: '0' }, 8);
+		const result = await runNode({
+			credentials: f.store,
+			items: [{ ids: all }],
+			parameters: {
+				...recordDeleteParams(CATALOG, { mode: 'aggregate' }),
+				requestOptions: { ...FAST, maxRetries: 1 },
+			},
+		});
+		const json = result.items[0].json;
+		expect(result.error).toBeUndefined();
+		expect(json).toMatchObject({ idsDeleted: 30000, idsFailed: 0 });
+		expect(f.sim.recordIds(CATALOG)).toEqual([]);
+		row(
+			'Delete 30 000 IDs, the first 8 requests refused with 429 (1 retry per request)',
+			`${json.batchesRetriedAtEnd} batches sent again at the end of the run, 30 000 deleted, 0 failed`,
+		);
+	});
+
+	test.each([
+		['Wait For Export', 'GetExportStatus'],
+		['Reindex (wait)', 'GetReindexOperation'],
+		['Wait For Transaction', 'GetTransactionInfo'],
+	] as const)(
+		'%s keeps polling through 503, 429 and resets until it finishes',
+		async (name, route) => {
+			let parameters: IDataObject;
+			if (route === 'GetExportStatus') {
+				f.sim.scriptNextExport({ path: ['Processing', 'Processing', 'Processing', 'Succeeded'] });
+				const created = await runNode({
+					credentials: f.store,
+					parameters: nodeParams('report', 'createExport', { startDate: '2026-11-01' }),
+				});
+				parameters = nodeParams('report', 'waitForExport', {
+					requestId: created.items[0].json.requestId,
+					options: { pollInterval: 1, maxPollInterval: 1 },
+				});
+			} else if (route === 'GetReindexOperation') {
+				f.sim.scriptNextReindex({ outcome: 'Completed', after: { polls: 4 } });
+				parameters = nodeParams('catalog', 'reindex', {
+					catalogId: rl(CATALOG),
+					options: { pollInterval: 1, maxPollInterval: 1 },
+				});
+			} else {
+				const [transactionId] = [f.sim.createTransaction(FIXTURE.documentSkillId)];
+				await runNode({
+					credentials: f.store,
+					items: [
+						{
+							json: {},
+							binary: {
+								data: {
+									data: Buffer.from('InvoiceNumber: P').toString('base64'),
+									mimeType: 'application/pdf',
+									fileName: 'p.pdf',
+								},
+							},
+						},
+					],
+					parameters: nodeParams('transaction', 'addFiles', { transactionId }),
+				});
+				f.sim.scriptNextTransaction({ processing: { polls: 3 } });
+				await runNode({
+					credentials: f.store,
+					parameters: nodeParams('transaction', 'start', { transactionId }),
+				});
+				parameters = nodeParams('transaction', 'waitForTransaction', {
+					transactionId,
+					options: { pollInterval: 1, maxPollInterval: 1 },
+				});
+			}
+			f.sim.injectFault(route, { kind: 'status', status: 503 }, 1);
+			f.sim.injectFault(route, { kind: 'status', status: 429 }, 1);
+			f.sim.injectFault(route, { kind: 'reset' }, 1);
+			const result = await runNode({
+				credentials: f.store,
+				parameters: { ...parameters, requestOptions: { ...FAST, maxRetries: 0 } },
+			});
+			expect(result.error).toBeUndefined();
+			expect(result.items[0].json.failedPolls).toBe(3);
+			row(
+				`${name}: one status check each refused with 503, 429, reset (no retries inside a check)`,
+				'kept polling; finished; output says failedPolls: 3',
+			);
+		},
+	);
+
+	test('one sign-in per token expiry: 5 waits in flight meet a revoked token and share one sign-in', async () => {
+		const requestIds: string[] = [];
+		for (let i = 0; i < 5; i++) {
+			f.sim.scriptNextExport({
+				path: ['Processing', 'Processing', 'Processing', 'Succeeded'],
+				advanceEvery: { ms: 1200 },
+			});
+			const created = await runNode({
+				credentials: f.store,
+				parameters: nodeParams('report', 'createExport', { startDate: '2026-11-01' }),
+			});
+			requestIds.push(created.items[0].json.requestId as string);
+		}
+		f.sim.clearLog();
+		const waiting = runNode({
+			credentials: f.store,
+			items: requestIds.map((id) => ({ id })),
+			parameters: nodeParams('report', 'waitForExport', {
+				requestId: '={{ $json.id }}',
+				options: { pollInterval: 1, maxPollInterval: 1 },
+			}),
+		});
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		f.sim.revokeTokens();
+		const result = await waiting;
+		expect(result.error).toBeUndefined();
+		expect(result.items.every((i) => i.json.status === 'Succeeded')).toBe(true);
+		const signIns = f.sim.requestsTo('Token').length;
+		expect(signIns).toBe(1);
+		expect(secretsIn(f, result)).toBe(0);
+		row(
+			'5 concurrent Wait For Export, all tokens revoked mid-wait',
+			`${signIns} sign-in for all of them, all 5 Succeeded`,
+		);
+	});
+
+	test('a date-only Start Date (typed or from toISODate()) is midnight in the workflow’s time zone', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			timezone: 'America/New_York',
+			parameters: nodeParams('report', 'createExport', { startDate: '={{ "2026-11-01" }}' }),
+		});
+		expect(result.error).toBeUndefined();
+		const sent = (
+			f.sim.requestsTo('CreateTransactionStepsExportRequest')[0].body as {
+				filters: { startDate: string };
+			}
+		).filters.startDate;
+		expect(sent).toBe('2026-11-01T04:00:00.000Z');
+		row('Start Date "2026-11-01" in America/New_York', `sent as ${sent}`);
+	});
+
+	test('bad input in item 5 stops the run before items 0–4 create anything', async () => {
+		const items = Array.from({ length: 6 }, (_, i) => ({
+			start: i === 5 ? 'next week' : '2026-11-01',
+		}));
+		const result = await runNode({
+			credentials: f.store,
+			items,
+			parameters: nodeParams('report', 'createExport', { startDate: '={{ $json.start }}' }),
+		});
+		expect(result.error?.message).toMatch(/\[item 5\]$/);
+		expect(f.sim.createdCounts().exports).toBe(0);
+		row(
+			'Create Export for 6 items, item 5 has "next week" as Start Date',
+			'0 exports created; error names item 5',
+		);
+	});
+
+	test('a request ID that would make an unsafe file name is made safe', async () => {
+		const requestId = f.sim.createFinishedExport();
+		const result = await runNode({
+			credentials: f.store,
+			parameters: nodeParams('report', 'downloadExportFiles', { requestId }),
+		});
+		const fileName = result.items[0].json.fileName as string;
+		expect(fileName).toMatch(/^export-[0-9a-f-]+-0\.csv$/);
+		row(
+			'Download Export Files: the request ID becomes part of the file name',
+			`${fileName}; / \\ : * ? " < > | and control characters would become _ (test/node/helpers/fileNames.test.ts)`,
+		);
+	});
+
+	test('a failure of 12 000 IDs keeps the error small; the IDs are in the error item', async () => {
+		const all = ids('e-', 0, 12000);
+		f.sim.injectFault(
+			'DeleteRecords',
+			{ kind: 'status', status: 400, body: { title: 'Bad', status: 400, detail: 'Refused' } },
+			Infinity,
+		);
+		const result = await runNode({
+			credentials: f.store,
+			items: [{ ids: all }],
+			parameters: { ...recordDeleteParams(CATALOG, { mode: 'aggregate' }), requestOptions: FAST },
+			continueOnFail: true,
+		});
+		const json = result.items[0].json;
+		const size = (json.error as string).length + ((json.errorDescription as string) ?? '').length;
+		expect(size).toBeLessThan(1300);
+		expect((json.failedBatches as Array<{ ids: string[] }>).flatMap((b) => b.ids)).toHaveLength(
+			12000,
+		);
+		row(
+			'Delete of 12 000 IDs refused with 400',
+			`message + description ${size} characters; all 12 000 IDs in failedBatches`,
+		);
+	});
+
+	test('client credentials: a node run signs in without a user', async () => {
+		const store = simulatorCredentials(f.sim, {
+			grantType: 'clientCredentials',
+			username: '',
+			password: '',
+		});
+		const result = await runNode({
+			credentials: store,
+			parameters: nodeParams('catalog', 'getMany', { returnAll: true }),
+		});
+		expect(result.error).toBeUndefined();
+		expect(secretsIn(f, result)).toBe(0);
+		row(
+			'Credential with Grant Type = Client Credentials',
+			'signed in with client_credentials; catalogs listed; no secret in the run',
+		);
+	});
+});
