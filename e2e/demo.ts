@@ -13,6 +13,10 @@ import { join } from 'node:path';
 
 import { n8n, parseRun } from './lib/n8n';
 import { setUp } from './lib/setup';
+import { SYNC_CATALOG } from './lib/vendors';
+
+/** examples/catalog-sync.json */
+const SYNC_WORKFLOW = 'vantageExSync00001';
 
 const OWNER = {
 	email: 'demo@example.com',
@@ -57,6 +61,35 @@ function printRun(name: string, run: Json | undefined, exitCode: number): void {
 	if (error) console.log(`  ✗ ${error.message}`);
 }
 
+/** The catalog-sync example's readable summary and the catalog it left behind. */
+function printSync(
+	run: Json | undefined,
+	records: Array<{ id: string; fields: Record<string, string[]> }>,
+): void {
+	const runData = ((run?.data as Json)?.resultData as Json)?.runData as
+		| Record<string, Json[]>
+		| undefined;
+	const summary = (((runData?.['Sync summary']?.[0]?.data as Json)?.main as Array<
+		Array<{ json: Json }>
+	>) ?? [])[0]?.[0]?.json;
+	console.log('\nThe nightly catalog sync (examples/catalog-sync.json):');
+	if (!summary) {
+		console.log('    the sync produced no summary (see its run above)');
+		return;
+	}
+	console.log(
+		`    ${summary.Catalog}: ${summary.Summary}; ${summary.Index}; ${summary.Failed} failed`,
+	);
+	console.log(`    the catalog now holds ${records.length} records:`);
+	for (const record of records) {
+		const fields = Object.entries(record.fields)
+			.filter(([, values]) => values.length)
+			.map(([column, values]) => `${column}=${values.join('|')}`)
+			.join(', ');
+		console.log(`      ${record.id}  ${fields}`);
+	}
+}
+
 async function portIsFree(port: number): Promise<boolean> {
 	return await new Promise((resolve) => {
 		const server = createServer();
@@ -82,15 +115,19 @@ async function waitForReady(url: string, timeoutMs: number): Promise<void> {
 async function main(): Promise<void> {
 	const { instance, sim, workflows, folders } = await setUp({ includeE2eWorkflows: false });
 	console.log(
-		`[e2e] sample documents: ${readdirSync(folders.invoices).join(', ')} in ${folders.invoices}; ${readdirSync(folders.attachments).join(', ')} in ${folders.attachments}`,
+		`[e2e] sample documents: ${readdirSync(folders.invoices).join(', ')} in ${folders.invoices}; ${readdirSync(folders.attachments).join(', ')} in ${folders.attachments}; ${readdirSync(folders.vendors).join(', ')} in ${folders.vendors}`,
 	);
+	const runs = new Map<string, Json | undefined>();
 	for (const workflow of workflows) {
 		const result = await n8n(instance, ['execute', `--id=${workflow.id}`, '--rawOutput']);
-		printRun(`${workflow.name}  (${workflow.file})`, parseRun(result.stdout), result.code);
+		const run = parseRun(result.stdout);
+		runs.set(workflow.id, run);
+		printRun(`${workflow.name}  (${workflow.file})`, run, result.code);
 	}
 	console.log(
 		`\nThe simulator received ${sim.requestsTo().length} requests, ${sim.requestsTo('Token').length} of them for a token.`,
 	);
+	printSync(runs.get(SYNC_WORKFLOW), sim.catalogRecords(SYNC_CATALOG));
 	console.log(`CSV files written by the report example: ${instance.filesDir}`);
 	for (const file of readdirSync(folders.spreadsheets)) {
 		const path = join(folders.spreadsheets, file);

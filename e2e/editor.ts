@@ -52,6 +52,9 @@ const COMMON_HIDDEN = [
 	'Input Binary Fields',
 	'Transactions',
 	'Return All',
+	'Record ID',
+	'Delete All Records',
+	'Output',
 ];
 
 function hiddenExcept(...shown: string[]): string[] {
@@ -244,6 +247,34 @@ const screens: Screen[] = [
 		hidden: hiddenExcept('Transaction ID', 'Document ID', 'File ID'),
 	},
 	{
+		slug: 'catalog-record-add',
+		resource: 'Catalog Record',
+		operation: 'Add',
+		shown: ['Catalog', 'Output', 'Options'],
+		hidden: hiddenExcept('Catalog', 'Output'),
+	},
+	{
+		slug: 'catalog-record-get',
+		resource: 'Catalog Record',
+		operation: 'Get',
+		shown: ['Catalog', 'Record ID'],
+		hidden: [...hiddenExcept('Catalog', 'Record ID'), 'Options'],
+	},
+	{
+		slug: 'catalog-record-get-many',
+		resource: 'Catalog Record',
+		operation: 'Get Many',
+		shown: ['Catalog', 'Return All', 'Limit'],
+		hidden: hiddenExcept('Catalog', 'Return All'),
+	},
+	{
+		slug: 'catalog-record-sync',
+		resource: 'Catalog Record',
+		operation: 'Sync',
+		shown: ['Catalog', 'Options'],
+		hidden: hiddenExcept('Catalog'),
+	},
+	{
 		slug: 'catalog-record-delete-list',
 		resource: 'Catalog Record',
 		operation: 'Delete',
@@ -257,6 +288,27 @@ const screens: Screen[] = [
 		shown: ['Catalog', 'Record IDs Source', 'Input Field', 'Mode'],
 		hidden: [...hiddenExcept('Catalog', 'Record IDs Source'), 'Record IDs'],
 		then: async (page) => await selectOption(page, 'recordIdsSource', 'From Input Field'),
+	},
+	{
+		slug: 'catalog-get-many',
+		resource: 'Catalog',
+		operation: 'Get Many',
+		shown: ['Return All', 'Limit'],
+		hidden: hiddenExcept('Return All'),
+	},
+	{
+		slug: 'catalog-get',
+		resource: 'Catalog',
+		operation: 'Get',
+		shown: ['Catalog'],
+		hidden: [...hiddenExcept('Catalog'), 'Options', 'Limit'],
+	},
+	{
+		slug: 'catalog-clear',
+		resource: 'Catalog',
+		operation: 'Clear',
+		shown: ['Catalog', 'Delete All Records'],
+		hidden: [...hiddenExcept('Catalog', 'Delete All Records'), 'Options'],
 	},
 	{
 		slug: 'catalog-reindex',
@@ -299,6 +351,83 @@ async function visibleLabels(page: Page): Promise<string[]> {
 		);
 	// A hovered label also carries the Fixed / Expression toggle; keep the title, once.
 	return [...new Set(raw.map((label) => label.replace(/\s*Fixed\s*Expression.*$/, '')))];
+}
+
+/** Labels of the fields the Columns mapper offers to map right now. */
+async function mapperFields(page: Page): Promise<string[]> {
+	const raw = await page
+		.locator('[data-test-id="mapping-fields-container"] .parameter-item')
+		.evaluateAll((nodes) =>
+			nodes
+				.filter((n) => (n as unknown as { offsetParent: unknown }).offsetParent !== null)
+				.map((n) =>
+					(n.querySelector('label, [data-test-id="input-label"]')?.textContent ?? '')
+						.replace(/\s+/g, ' ')
+						.trim(),
+				),
+		);
+	return raw.map((label) => label.replace(/\s*Fixed\s*Expression.*$/, '')).filter(Boolean);
+}
+
+/** Wait until the Columns mapper shows `expected` (its fields load from Vantage). */
+async function waitForMapperFields(page: Page, expected: string[]): Promise<string[]> {
+	let fields: string[] = [];
+	for (let tries = 0; tries < 60; tries++) {
+		fields = await mapperFields(page);
+		if (JSON.stringify(fields) === JSON.stringify(expected)) break;
+		await page.waitForTimeout(250);
+	}
+	return fields;
+}
+
+/** Pick the Catalog: From List (the searchable picker) or By ID (typed). */
+async function chooseCatalog(page: Page, mode: 'list' | 'id', name: string): Promise<void> {
+	const locator = page.locator('[data-test-id="parameter-input-catalogId"]').first();
+	if (mode === 'id') {
+		await locator.locator('[data-test-id="rlc-mode-selector"]').click();
+		await page.getByRole('option').filter({ hasText: 'By ID' }).first().click();
+		await locator.locator('input').last().fill(name);
+		// Leave the field so the value is committed and the mapper reloads.
+		await page.locator('[data-test-id="ndv"] [data-test-id="node-parameters"]').click({
+			position: { x: 5, y: 5 },
+		});
+		return;
+	}
+	await locator.locator('[data-test-id="rlc-input"]').click();
+	const items = page.locator('[data-test-id="rlc-item"]');
+	await items.first().waitFor({ timeout: 15_000 });
+	const names = (await items.allInnerTexts()).map((text) => text.trim().split('\n')[0].trim());
+	const index = names.indexOf(name);
+	if (index === -1) throw new Error(`catalog ${name} not listed: [${names.join(', ')}]`);
+	await items.nth(index).click();
+}
+
+/** The Record ID From choices (by label) and the one selected. */
+async function matchingChoices(page: Page): Promise<{ options: string[]; selected: string[] }> {
+	await page.locator('[data-test-id="matching-column-select"] input').first().click();
+	const options = page.locator('[data-test-id^="matching-column-option-"]');
+	await options.first().waitFor({ timeout: 5_000 });
+	const all = await options.evaluateAll((nodes) =>
+		nodes.map((n) => ({
+			label: (n.textContent ?? '').trim(),
+			selected: n.getAttribute('aria-selected') === 'true',
+		})),
+	);
+	await page.keyboard.press('Escape');
+	return {
+		options: all.map((o) => o.label),
+		selected: all.filter((o) => o.selected).map((o) => o.label),
+	};
+}
+
+async function chooseMappingMode(page: Page, mode: string): Promise<void> {
+	await page.locator('[data-test-id="mapping-mode-select"] input').first().click();
+	await page
+		.getByRole('option')
+		.filter({ has: page.getByText(mode, { exact: true }) })
+		.first()
+		.click();
+	await page.waitForTimeout(300);
 }
 
 async function login(url: string): Promise<string> {
@@ -360,10 +489,12 @@ async function main(): Promise<void> {
 		await context.addCookies([{ name: 'n8n-auth', value: auth, url }]);
 		const page = await context.newPage();
 
-		// The document examples open with every node known and none flagged with issues.
+		// The document and catalog-sync examples open with every node known and none flagged with
+		// issues (for catalog-sync: its saved Columns mapper is accepted as it is).
 		for (const [id, file, nodes] of [
 			['vantageExInvoices1', 'invoices-to-spreadsheet', 7],
 			['vantageExEmail0001', 'email-attachments', 7],
+			['vantageExSync00001', 'catalog-sync', 6],
 		] as const) {
 			await check(
 				`examples/${file}.json opens with its ${nodes} nodes and no node issues`,
@@ -477,6 +608,121 @@ async function main(): Promise<void> {
 				if (value !== 'Invoice (Document)') throw new Error(`picked: "${value}"`);
 				if (!sim.requestsTo('GetAvailableSkills').length)
 					throw new Error('the simulator got no skill list request');
+			},
+		);
+		// Add and Sync map item fields to the chosen catalog's columns (resourceMapper).
+		const VENDOR_FIELDS = ['Record ID (using to match)', 'Name', 'Country'];
+		let shot = screens.length + 2;
+		const screenshot = async (slug: string) =>
+			await page.screenshot({
+				path: join(ARTIFACTS, `${String(shot++).padStart(2, '0')}-${slug}.png`),
+			});
+		const PRODUCT_FIELDS = [
+			'Record ID (using to match)',
+			'Code',
+			'Name',
+			'Price',
+			'Stock',
+			'ValidFrom',
+		];
+		/** Choose a catalog, wait for the mapper to show `expected`, and check it was read from Vantage. */
+		const loadsColumns = async (
+			mode: 'list' | 'id',
+			catalog: string,
+			expected: string[],
+			slug: string,
+		) => {
+			sim.clearLog();
+			await chooseCatalog(page, mode, catalog);
+			const fields = await waitForMapperFields(page, expected);
+			await screenshot(slug);
+			if (JSON.stringify(fields) !== JSON.stringify(expected))
+				throw new Error(`mapper fields: [${fields.join(', ')}]`);
+			const read = sim.requestsTo('GetCatalog').map((r) => r.params.catalogId);
+			if (!read.includes(catalog))
+				throw new Error(`the simulator got no GetCatalog for ${catalog}: [${read.join(', ')}]`);
+		};
+		for (const { operation, mode } of [
+			{ operation: 'Add', mode: 'list' },
+			{ operation: 'Sync', mode: 'id' },
+		] as const) {
+			const slug = `catalog-record-${operation.toLowerCase()}`;
+			const how = mode === 'list' ? 'From List' : 'By ID';
+			if (operation === 'Sync') {
+				// The catalog (and its columns) carried over from Add: another catalog first.
+				await check(
+					`Catalog Record → Sync: Catalog By ID "Products" loads its columns (Record ID, Code, Name, Price, Stock, ValidFrom); only Text and Integer ones can give the record ID`,
+					async () => {
+						await selectOption(page, 'resource', 'Catalog Record');
+						await selectOption(page, 'operation', operation);
+						await loadsColumns(mode, 'Products', PRODUCT_FIELDS, `${slug}-products`);
+						const { options } = await matchingChoices(page);
+						const matchable = ['Record ID', 'Code', 'Name', 'Stock'];
+						if (JSON.stringify(options) !== JSON.stringify(matchable))
+							throw new Error(`Record ID From options: [${options.join(', ')}]`);
+					},
+				);
+			}
+			await check(
+				`Catalog Record → ${operation}: Catalog ${how} "Vendors" loads its columns from Vantage: Record ID, Name, Country`,
+				async () => {
+					if (operation === 'Add') {
+						await selectOption(page, 'resource', 'Catalog Record');
+						await selectOption(page, 'operation', operation);
+					}
+					await loadsColumns(mode, 'Vendors', VENDOR_FIELDS, `${slug}-columns`);
+					const labels = await visibleLabels(page);
+					if (!labels.includes('Mapping Column Mode'))
+						throw new Error(`labels: [${labels.join(', ')}]`);
+				},
+			);
+			await check(
+				`Catalog Record → ${operation}: Record ID From offers Record ID (chosen) and the Text columns`,
+				async () => {
+					const { options, selected } = await matchingChoices(page);
+					if (
+						JSON.stringify(options) !== JSON.stringify(['Record ID', 'Name', 'Country']) ||
+						JSON.stringify(selected) !== JSON.stringify(['Record ID'])
+					)
+						throw new Error(`options: [${options.join(', ')}]; selected: [${selected.join(', ')}]`);
+				},
+			);
+			await check(
+				`Catalog Record → ${operation}: Map Automatically hides the fields, Map Each Column Manually brings them back`,
+				async () => {
+					await chooseMappingMode(page, 'Map Automatically');
+					const auto = await waitForMapperFields(page, []);
+					const notice = await page
+						.locator('[data-test-id="resource-mapper-container"]')
+						.innerText();
+					await screenshot(`${slug}-auto-map`);
+					if (auto.length) throw new Error(`fields in auto-map: [${auto.join(', ')}]`);
+					if (!notice.includes('named the same as the columns'))
+						throw new Error(`no auto-map hint: ${notice}`);
+					await chooseMappingMode(page, 'Map Each Column Manually');
+					const manual = await waitForMapperFields(page, VENDOR_FIELDS);
+					if (JSON.stringify(manual) !== JSON.stringify(VENDOR_FIELDS))
+						throw new Error(`fields after switching back: [${manual.join(', ')}]`);
+				},
+			);
+		}
+		await check(
+			'Catalog Record → Sync: the notice says the input is the complete content; Options offer Dry Run, Max Share to Delete, Reindex After Sync',
+			async () => {
+				const notice = await page.locator('[data-test-id="ndv"]').innerText();
+				if (!notice.includes('records not among them are deleted'))
+					throw new Error('no notice that records not in the input are deleted');
+				await page
+					.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]')
+					.first()
+					.click();
+				const offered = (await page.getByRole('option').allInnerTexts()).map((t) => t.trim());
+				await screenshot('catalog-record-sync-options');
+				await page.keyboard.press('Escape');
+				const wanted = ['Dry Run', 'Max Share to Delete (%)', 'Reindex After Sync'];
+				const missing = wanted.filter((o) => !offered.includes(o));
+				if (missing.length)
+					throw new Error(`missing: [${missing.join(', ')}]; offered: [${offered.join(', ')}]`);
 			},
 		);
 	} finally {

@@ -14,6 +14,15 @@ import { csvRecords, sha256File } from './lib/files';
 import { n8n, parseRun, type N8nInstance } from './lib/n8n';
 import { ATTACHMENTS, INVOICES, NOT_AN_INVOICE, type SampleInvoice } from './lib/samples';
 import { CLEANUP_CATALOG, REPORT_FILES, setUp, type Setup } from './lib/setup';
+import {
+	CATALOG_BEFORE,
+	EXPECTED_PLAN,
+	normalised,
+	recordOf,
+	SOURCE_VENDORS,
+	SYNC_CATALOG,
+	type VendorRecord,
+} from './lib/vendors';
 
 type Json = Record<string, unknown>;
 type Item = { json: Json; binary?: Json; pairedItem?: unknown };
@@ -263,6 +272,331 @@ async function invoicesExample(
 	return { execution, spreadsheet };
 }
 
+/** A catalog's records normalised (./lib/vendors.ts) and sorted by id. */
+function catalogOf(records: VendorRecord[]): VendorRecord[] {
+	return records.map(normalised).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+const WRITES: RouteId[] = ['AddRecords', 'DeleteRecords', 'StartCatalogReindex', 'ClearCatalog'];
+
+/** Requests that change a catalog, by route. */
+function writes(sim: VantageSimulator): Record<string, number> {
+	return Object.fromEntries(WRITES.map((route) => [route, sim.requestsTo(route).length]));
+}
+
+const NO_WRITES = Object.fromEntries(WRITES.map((route) => [route, 0]));
+
+/**
+ * examples/catalog-sync.json and its e2e variants against the seeded `Vendors` catalog
+ * (./lib/vendors.ts): a dry run first, the sync, the same sync again, a partial source refused,
+ * then Catalog Record → Add with a row Vantage rejects.
+ */
+async function catalogSync(setup: Setup): Promise<Execution[]> {
+	const { instance, sim } = setup;
+	const expectedCatalog = catalogOf(SOURCE_VENDORS.map(recordOf));
+
+	console.log(
+		'\nexamples/catalog-sync.json, Dry Run first (e2e/workflows/catalog-sync-dry-run.json)',
+	);
+	sim.clearLog();
+	const dry = await execute(instance, 'vantageE2eSyncDry1');
+	await check(
+		'Dry Run outputs the plan (3 to add, 3 to update, 2 to delete, 5 unchanged) with the IDs of each',
+		() => {
+			succeeded(dry);
+			const items = output(dry.run, 'Sync Vendors catalog');
+			equal(items.length, 1, 'items');
+			equal(
+				items[0].json,
+				{
+					catalogId: SYNC_CATALOG,
+					dryRun: true,
+					sourceRecords: 11,
+					duplicatesRemoved: 0,
+					currentRecords: 10,
+					toAdd: 3,
+					toUpdate: 3,
+					toDelete: 2,
+					unchanged: 5,
+					deleteLimitExceeded: false,
+					plan: {
+						add: EXPECTED_PLAN.add,
+						update: EXPECTED_PLAN.update,
+						delete: EXPECTED_PLAN.delete,
+						idsListedPerAction: 100,
+					},
+				},
+				'summary',
+			);
+			equal(
+				items[0].pairedItem,
+				SOURCE_VENDORS.map((_, item) => ({ item })),
+				'pairedItem',
+			);
+			equal(
+				output(dry.run, 'Sync summary')[0].json,
+				{
+					Catalog: SYNC_CATALOG,
+					Summary:
+						'Dry run, nothing changed: would add 3, update 3, delete 2, 5 unchanged (11 vendors in the export, 10 records in the catalog before)',
+					Failed: 0,
+					Index: 'Not reindexed (dry run)',
+				},
+				'readable summary',
+			);
+		},
+	);
+	await check(
+		'Dry Run writes nothing: no add, delete, reindex or clear request; the catalog is as seeded',
+		() => {
+			equal(writes(sim), NO_WRITES, 'write requests');
+			assert(sim.requestsTo('GetRecords').length >= 1, 'the catalog was read');
+			equal(sim.catalogRecords(SYNC_CATALOG), CATALOG_BEFORE, 'records (ids, fields, order)');
+		},
+	);
+
+	console.log('\nexamples/catalog-sync.json');
+	sim.clearLog();
+	const first = await execute(instance, 'vantageExSync00001');
+	await check(
+		'runs to success: one summary with exact counts (3 added, 3 updated, 2 deleted, 5 unchanged, 0 failed)',
+		() => {
+			succeeded(first);
+			const parsed = output(first.run, 'Parse CSV');
+			equal(
+				parsed.map((i) => i.json),
+				// Extract from File leaves an empty cell out of its row.
+				SOURCE_VENDORS.map((v) =>
+					Object.fromEntries(Object.entries(v).filter(([, value]) => value !== '')),
+				),
+				'rows of the vendor export (quotes, commas, umlauts intact)',
+			);
+			const items = output(first.run, 'Sync Vendors catalog');
+			equal(items.length, 1, 'items');
+			const { reindex, ...json } = items[0].json;
+			equal(
+				json,
+				{
+					catalogId: SYNC_CATALOG,
+					dryRun: false,
+					sourceRecords: 11,
+					duplicatesRemoved: 0,
+					currentRecords: 10,
+					toAdd: 3,
+					toUpdate: 3,
+					toDelete: 2,
+					unchanged: 5,
+					added: 3,
+					updated: 3,
+					deleted: 2,
+					failed: 0,
+					failures: [],
+					failedBatches: [],
+				},
+				'summary',
+			);
+			assert(reindex, 'a reindex in the summary');
+			equal(
+				output(first.run, 'Sync summary')[0].json,
+				{
+					Catalog: SYNC_CATALOG,
+					Summary:
+						'Added 3, updated 3, deleted 2, 5 unchanged (11 vendors in the export, 10 records in the catalog before)',
+					Failed: 0,
+					Index: 'Reindex Completed',
+				},
+				'readable summary',
+			);
+		},
+	);
+	await check('afterwards the catalog equals the export: the same IDs with the same fields', () => {
+		equal(catalogOf(sim.catalogRecords(SYNC_CATALOG)), expectedCatalog, 'records');
+	});
+	await check(
+		'the add and delete requests held only what changed: 3 updated + 3 new records, 2 removed IDs',
+		() => {
+			const added = sim.requestsTo('AddRecords').flatMap((r) => r.body as VendorRecord[]);
+			const byId = new Map(SOURCE_VENDORS.map((v) => [v.VendorNo, recordOf(v)]));
+			equal(
+				added,
+				[...EXPECTED_PLAN.update, ...EXPECTED_PLAN.add].map((id) => byId.get(id)),
+				'AddRecords bodies',
+			);
+			equal(
+				sim.requestsTo('DeleteRecords').map((r) => r.body),
+				[EXPECTED_PLAN.delete],
+				'DeleteRecords bodies',
+			);
+			equal(
+				sim.requestsTo('DeleteRecords').map((r) => r.params.catalogId),
+				[SYNC_CATALOG],
+				'catalog',
+			);
+		},
+	);
+	await check(
+		'Reindex After Sync started one reindex after the writes and waited until it completed',
+		() => {
+			const reindex = output(first.run, 'Sync Vendors catalog')[0].json.reindex as Json;
+			equal([reindex.catalogId, reindex.currentState], [SYNC_CATALOG, 'Completed'], 'reindex');
+			const started = sim.requestsTo('StartCatalogReindex');
+			equal(started.length, 1, 'reindexes started');
+			const lastWrite = Math.max(
+				...sim.requestsTo('AddRecords').map((r) => r.seq),
+				...sim.requestsTo('DeleteRecords').map((r) => r.seq),
+			);
+			assert(started[0].seq > lastWrite, 'the reindex started after the last write');
+			const polls = sim.requestsTo('GetReindexOperation');
+			assert(polls.length >= 1, 'the reindex was polled');
+			equal(
+				polls.map((r) => r.params.operationId),
+				polls.map(() => reindex.operationId),
+				'polled operation',
+			);
+		},
+	);
+
+	console.log('\nexamples/catalog-sync.json again, nothing changed in the export');
+	sim.clearLog();
+	const again = await execute(instance, 'vantageExSync00001');
+	await check(
+		'the second run changes nothing: 0 to add, update or delete, 11 unchanged, no write requests, no reindex',
+		() => {
+			succeeded(again);
+			const json = output(again.run, 'Sync Vendors catalog')[0].json;
+			equal(
+				[
+					json.currentRecords,
+					json.toAdd,
+					json.toUpdate,
+					json.toDelete,
+					json.unchanged,
+					json.reindex,
+				],
+				[11, 0, 0, 0, 11, undefined],
+				'counts and reindex',
+			);
+			equal(writes(sim), NO_WRITES, 'write requests');
+			equal(
+				output(again.run, 'Sync summary')[0].json.Index,
+				'Not reindexed (nothing changed)',
+				'readable summary',
+			);
+			equal(catalogOf(sim.catalogRecords(SYNC_CATALOG)), expectedCatalog, 'records');
+		},
+	);
+
+	console.log('\na partial source (e2e/workflows/catalog-sync-partial-source.json)');
+	sim.clearLog();
+	const partial = await execute(instance, 'vantageE2eSyncPart');
+	await check(
+		'a source missing 8 of 11 vendors is refused by Max Share to Delete with a readable error; nothing is written',
+		() => {
+			assert(partial.code !== 0, 'exit code');
+			const error = runError(partial.run);
+			equal(
+				error?.message,
+				'Sync would delete 8 of the 11 records in catalog "Vendors" (73 %), more than Max Share to Delete (50 %) [item 0]',
+				'message',
+			);
+			assert(
+				String(error?.description).includes('raise Max Share to Delete'),
+				`description: ${error?.description}`,
+			);
+			equal(writes(sim), NO_WRITES, 'write requests');
+			equal(catalogOf(sim.catalogRecords(SYNC_CATALOG)), expectedCatalog, 'records');
+		},
+	);
+
+	console.log(
+		'\nCatalog Record → Add, a row Vantage rejects (e2e/workflows/catalog-add-rejected*.json)',
+	);
+	sim.addCatalog('Suppliers');
+	sim.clearLog();
+	const addContinue = await execute(instance, 'vantageE2eAddRej01');
+	await check(
+		'with Continue On Fail: the empty-Name row is failed with "CannotBeEmpty Column: Name", the others are added',
+		() => {
+			succeeded(addContinue);
+			const items = output(addContinue.run, 'Add suppliers');
+			equal(
+				items.map((i) => [i.json, i.pairedItem]),
+				[
+					[
+						{
+							catalogId: 'Suppliers',
+							id: 'S-1',
+							status: 'added',
+							fields: { Name: ['Northwind Traders'], Country: ['US'] },
+						},
+						{ item: 0 },
+					],
+					[
+						{
+							catalogId: 'Suppliers',
+							id: 'S-2',
+							status: 'failed',
+							reasons: ['CannotBeEmpty Column: Name'],
+							error: 'CannotBeEmpty Column: Name',
+						},
+						{ item: 1 },
+					],
+					[
+						{
+							catalogId: 'Suppliers',
+							id: 'S-3',
+							status: 'added',
+							fields: { Name: ['Contoso Ltd'], Country: [] },
+						},
+						{ item: 2 },
+					],
+				],
+				'items and pairing',
+			);
+		},
+	);
+	await check(
+		'auto-mapped: one AddRecords request with the three rows and only the catalog’s columns; Vantage holds the two good ones',
+		() => {
+			equal(
+				sim.requestsTo('AddRecords').map((r) => r.body),
+				[
+					[
+						{ id: 'S-1', fields: { Name: ['Northwind Traders'], Country: ['US'] } },
+						{ id: 'S-2', fields: { Name: [], Country: ['DE'] } },
+						{ id: 'S-3', fields: { Name: ['Contoso Ltd'], Country: [] } },
+					],
+				],
+				'AddRecords bodies',
+			);
+			equal(
+				catalogOf(sim.catalogRecords('Suppliers')),
+				[
+					{ id: 'S-1', fields: { Country: ['US'], Name: ['Northwind Traders'] } },
+					{ id: 'S-3', fields: { Name: ['Contoso Ltd'] } },
+				],
+				'records',
+			);
+		},
+	);
+	sim.addCatalog('Suppliers');
+	sim.clearLog();
+	const addStop = await execute(instance, 'vantageE2eAddRej02');
+	await check(
+		'without Continue On Fail the run stops with an error naming the rejected row and its reason; the others are added',
+		() => {
+			assert(addStop.code !== 0, 'exit code');
+			equal(
+				runError(addStop.run)?.message,
+				'Added 2 of 3 records to catalog "Suppliers"; 1 failed, e.g. "S-2": CannotBeEmpty Column: Name [item 1]',
+				'message',
+			);
+			equal(sim.recordIds('Suppliers'), ['S-1', 'S-3'], 'records');
+		},
+	);
+	return [dry, first, again, partial, addContinue, addStop];
+}
+
 async function main(): Promise<void> {
 	const started = Date.now();
 	const setup = await setUp({ includeE2eWorkflows: true });
@@ -409,6 +743,8 @@ async function main(): Promise<void> {
 			'requests',
 		);
 	});
+
+	const catalogRuns = await catalogSync(setup);
 
 	const inMemory = await invoicesExample(setup, 'default');
 	const onDisk = await invoicesExample(setup, 'filesystem', inMemory.spreadsheet);
@@ -650,6 +986,7 @@ async function main(): Promise<void> {
 				failingContinue,
 				bad,
 				badContinue,
+				...catalogRuns,
 			]
 				.map((r) => r.stdout + r.stderr)
 				.join('\n');

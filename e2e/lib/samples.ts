@@ -4,12 +4,13 @@
  * The sample documents the document examples read, written into the run's files folder (the one
  * folder n8n may read and write, `N8N_RESTRICT_FILE_ACCESS_TO`): text "PDFs" with the
  * `Name: value` lines the simulator extracts from (test/simulator/processing/extract.ts), and
- * what each should come out as.
+ * what each should come out as; and the vendor export the catalog-sync example reads (./vendors.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { invoiceText } from '../../test/helpers/binary';
+import { VENDORS_FILE, vendorsCsv } from './vendors';
 
 /**
  * Folders the examples name, replaced per run by folders under the run's files folder (a user
@@ -19,6 +20,7 @@ export const EXAMPLE_FOLDERS = {
 	invoices: '/tmp/vantage-invoices/',
 	spreadsheets: '/tmp/vantage-spreadsheets/',
 	attachments: '/tmp/vantage-attachments/',
+	vendors: '/tmp/vantage-vendors/',
 } as const;
 
 export type SampleFolder = keyof typeof EXAMPLE_FOLDERS;
@@ -195,6 +197,7 @@ export function sampleFolders(filesDir: string): Record<SampleFolder, string> {
 		invoices: join(filesDir, 'invoices'),
 		spreadsheets: join(filesDir, 'spreadsheets'),
 		attachments: join(filesDir, 'attachments'),
+		vendors: join(filesDir, 'vendors'),
 	};
 }
 
@@ -206,5 +209,6 @@ export function writeSamples(filesDir: string): Record<SampleFolder, string> {
 		writeFileSync(join(folders.invoices, sample.file), sample.text);
 	for (const sample of ATTACHMENTS)
 		writeFileSync(join(folders.attachments, sample.file), sample.text);
+	writeFileSync(join(folders.vendors, VENDORS_FILE), vendorsCsv());
 	return folders;
 }

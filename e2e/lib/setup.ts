@@ -3,8 +3,8 @@
 /**
  * One set-up shared by the e2e suite and the demo: pack the package, give a fresh n8n user folder
  * the tarball, start the simulator with the data the examples expect, write the sample documents
- * (./samples.ts), import the credential and the workflows (parameterised for this run: the
- * examples' folders become folders of this run's files folder).
+ * and the vendor export (./samples.ts, ./vendors.ts), import the credential and the workflows
+ * (parameterised for this run: the examples' folders become folders of this run's files folder).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -18,6 +18,7 @@ import {
 } from '../../test/simulator/simulator';
 import { ensureHost, freshInstance, n8n, ROOT, WORK, writeJson, type N8nInstance } from './n8n';
 import { EXAMPLE_FOLDERS, writeSamples, type SampleFolder } from './samples';
+import { CATALOG_BEFORE, SYNC_CATALOG } from './vendors';
 
 export const PACKAGE = 'n8n-nodes-abbyy-vantage';
 export const CREDENTIAL = { id: 'vantageCred000001', name: 'ABBYY Vantage account' };
@@ -70,7 +71,8 @@ export async function setUp(options: {
 		CLEANUP_CATALOG,
 		Array.from({ length: 12400 }, (_, i) => `vendor-${i}`),
 	);
-	sim.seedRecords(FIXTURE.catalogId, ['vendor-a', 'vendor-b', 'vendor-c']);
+	// The catalog-sync example's Vendors: added, changed, removed and unchanged vendors mixed.
+	sim.seedCatalogRecords(SYNC_CATALOG, CATALOG_BEFORE);
 	sim.setDefaultExportScript({ path: ['Queued', 'Processing', 'Succeeded'], files: REPORT_FILES });
 	const transactionId = sim.createTransaction(FIXTURE.processSkillId);
 	const folders = writeSamples(instance.filesDir);

@@ -118,9 +118,11 @@ describe('the oldest supported n8n (n8n-workflow 1.83.0, shipped with n8n 1.85.0
 			credentials: r.fingerprint.credentials,
 		});
 		expect(pick(oldest)).toEqual(pick(current));
-		const nodes = oldest.fingerprint.nodes as Array<{ description: { outputs: unknown } }>;
-		expect(nodes).toHaveLength(1);
-		expect(nodes[0].description.outputs).toEqual(['main']);
+		const nodes = oldest.fingerprint.nodes as Array<{
+			description: { name: string; outputs: unknown };
+		}>;
+		expect(nodes.map((n) => n.description.name)).toEqual(['abbyyVantage', 'abbyyVantageTrigger']);
+		for (const node of nodes) expect(node.description.outputs).toEqual(['main']);
 	});
 
 	it('turns what the host throws into the same error items', () => {

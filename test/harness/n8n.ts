@@ -11,6 +11,7 @@ import {
 	BinaryDataService,
 	ExecutionLifecycleHooks,
 	LoadOptionsContext,
+	PollContext,
 	WorkflowExecute,
 } from 'n8n-core';
 import {
@@ -38,6 +39,7 @@ import {
 
 import { AbbyyVantageApi } from '../../credentials/AbbyyVantageApi.credentials';
 import { AbbyyVantage } from '../../nodes/AbbyyVantage/AbbyyVantage.node';
+import { AbbyyVantageTrigger } from '../../nodes/AbbyyVantageTrigger/AbbyyVantageTrigger.node';
 import { fixtureCredentialData, type VantageSimulator } from '../simulator/simulator';
 
 export const NODE_TYPE = 'n8n-nodes-abbyy-vantage.abbyyVantage';
@@ -430,4 +432,87 @@ export function serialize(result: RunResult): string {
 			json: error,
 		},
 	});
+}
+
+// ------------------------------------------------------------------ the trigger
+
+export const TRIGGER_TYPE = 'n8n-nodes-abbyy-vantage.abbyyVantageTrigger';
+const triggerType = new AbbyyVantageTrigger();
+
+export interface PollRun {
+	/** Executions the poll started through n8n's __emit: one list of items each. */
+	executions: INodeExecutionData[][];
+	/** What poll() returned (manual mode returns its event instead of emitting). */
+	returned: INodeExecutionData[][] | null;
+	/** The node's static data after the poll, serialized as n8n stores it. */
+	staticData: string;
+	/** The cursor n8n would store with each execution (static data when it was emitted). */
+	cursorAtEmit: string[];
+	error?: Error;
+}
+
+/**
+ * One poll of the ABBYY Vantage Trigger in n8n-core's PollContext, as n8n's poll scheduler runs
+ * it. `staticData` is the node's stored static data (JSON, as n8n keeps it between polls and
+ * restarts); a failed poll leaves it as it was, as n8n does not store it then.
+ */
+export async function runPoll(options: {
+	parameters: INodeParameters;
+	credentials: CredentialStore;
+	staticData?: string;
+	mode?: 'trigger' | 'manual';
+}): Promise<PollRun> {
+	const node: INode = {
+		id: 'trigger-1',
+		name: 'ABBYY Vantage Trigger',
+		type: TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: options.parameters,
+		credentials: { abbyyVantageApi: { id: CREDENTIAL_ID, name: 'ABBYY Vantage account' } },
+	};
+	const workflow = new Workflow({
+		id: 'wf-trigger',
+		name: 'trigger test',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes: {
+			getByName: () => triggerType,
+			getByNameAndVersion: () => triggerType,
+			getKnownTypes: () => ({}),
+		} as unknown as INodeTypes,
+		settings: { timezone: 'UTC' },
+	});
+	const nodeStatic = JSON.parse(options.staticData ?? '{}') as IDataObject;
+	const executions: INodeExecutionData[][] = [];
+	const cursorAtEmit: string[] = [];
+	const emit = (data: INodeExecutionData[][]) => {
+		executions.push(data[0]);
+		cursorAtEmit.push(JSON.stringify(nodeStatic));
+	};
+	const context = new PollContext(
+		workflow,
+		node,
+		makeAdditionalData(options.credentials),
+		options.mode ?? 'trigger',
+		'activate',
+		emit,
+		() => {},
+		async () => {},
+		async (poll) => await poll(),
+		() => nodeStatic,
+	);
+	try {
+		const returned = await triggerType.poll.call(context);
+		return { executions, returned, staticData: JSON.stringify(nodeStatic), cursorAtEmit };
+	} catch (error) {
+		return {
+			executions,
+			returned: null,
+			staticData: options.staticData ?? '{}',
+			cursorAtEmit,
+			error: error as Error,
+		};
+	}
 }

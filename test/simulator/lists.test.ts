@@ -90,8 +90,11 @@ describe('transaction lists', () => {
 		});
 	});
 
-	test('StartDate ≤ completedUtc < EndDate; EndDate must be after StartDate', async () => {
-		const seeded = s.sim.seedCompletedTransactions(5, { completedAt: (i) => at(i * 10) });
+	test('StartDate ≤ creation time < EndDate (the vendor filters by creation); EndDate after StartDate', async () => {
+		const seeded = s.sim.seedCompletedTransactions(5, {
+			createdAt: (i) => at(i * 10),
+			completedAt: (i) => at(i * 10 + 100),
+		});
 		const window = { Limit: 100, StartDate: at(10).toISOString(), EndDate: at(30).toISOString() };
 		expect(await ids(COMPLETED, window)).toEqual([seeded[1], seeded[2]]);
 		// Without an offset a date-time is UTC.
@@ -204,9 +207,9 @@ describe('transaction lists', () => {
 
 	test('completeTransaction moves a transaction from active to completed now', async () => {
 		s.sim.scriptNextTransaction({ outcome: 'Never' });
+		const before = new Date(Date.now() - 1).toISOString();
 		const tx = await launched(s.sim, s.bearer, FIXTURE.documentSkillId, [{ name: 'a' }]);
 		expect(await ids(ACTIVE, { Limit: 10 })).toEqual([tx]);
-		const before = new Date(Date.now() - 1).toISOString();
 		s.sim.completeTransaction(tx, 'Failed');
 		expect(await ids(ACTIVE, { Limit: 10 })).toEqual([]);
 		expect(await ids(COMPLETED, { Limit: 10, StartDate: before })).toEqual([tx]);

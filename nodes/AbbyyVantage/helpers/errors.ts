@@ -5,6 +5,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
  * One home for how the node words and builds errors. n8n's UX guidelines: the message says what
  * happened and ends with the item (`[item N]`); the description says how to fix it.
  */
+/** What building an error needs from n8n's node context (execute, poll or load-options). */
+export type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
+
 export function forItem(message: string, itemIndex?: number): string {
 	return itemIndex === undefined ? message : `${message} [item ${itemIndex}]`;
 }
@@ -31,8 +34,8 @@ interface ErrorOptions {
 
 /** Bad input, refused before any request. */
 export function invalid(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	ctx: NodeContext,
+	itemIndex: number | undefined,
 	message: string,
 	description?: string,
 ): NodeOperationError {

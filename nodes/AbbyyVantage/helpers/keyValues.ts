@@ -1,6 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import { invalid } from './errors';
+import { invalid, type NodeContext } from './errors';
 import { describeValue } from './validation';
 
 /** Registration and skill parameters: at most 10 each (OpenAPI `maxItems`), key and value non-empty. */
@@ -16,8 +14,8 @@ export interface KeyValue {
  * `[{ key, value }]`. Numbers and booleans typed through expressions become text.
  */
 export function readKeyValues(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	ctx: NodeContext,
+	itemIndex: number | undefined,
 	displayName: string,
 	value: unknown,
 ): KeyValue[] {

@@ -1,6 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import { invalid } from './errors';
+import { invalid, type NodeContext } from './errors';
 import { pathSegmentProblem } from './path';
 
 /**
@@ -20,8 +18,8 @@ export function describeValue(value: unknown): string {
 
 /** A required text parameter, trimmed. Numbers are accepted (ids typed as expressions). */
 export function requireText(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	ctx: NodeContext,
+	itemIndex: number | undefined,
 	displayName: string,
 	value: unknown,
 ): string {
@@ -35,8 +33,8 @@ export function requireText(
 
 /** An optional text parameter: undefined when empty, so it is left out of the request. */
 export function optionalText(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	ctx: NodeContext,
+	itemIndex: number | undefined,
 	displayName: string,
 	value: unknown,
 ): string | undefined {
@@ -50,8 +48,8 @@ export function optionalText(
  * names such as catalog ids are kept exactly as given with `trim: false`.
  */
 export function requirePathParameter(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	ctx: NodeContext,
+	itemIndex: number | undefined,
 	displayName: string,
 	value: unknown,
 	{ trim = true } = {},
@@ -65,8 +63,8 @@ export function requirePathParameter(
 
 /** An integer within bounds; numeric text such as "3" is accepted. */
 export function requireInteger(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	ctx: NodeContext,
+	itemIndex: number | undefined,
 	displayName: string,
 	value: unknown,
 	min: number,
@@ -100,8 +98,8 @@ export function requireInteger(
 
 /** A number of seconds within bounds (fractions allowed), as milliseconds. */
 export function requireSeconds(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	ctx: NodeContext,
+	itemIndex: number | undefined,
 	displayName: string,
 	value: unknown,
 	min: number,
@@ -127,8 +125,8 @@ export function requireSeconds(
 
 /** One of the allowed option values (expressions can produce anything). */
 export function requireOption<T extends string>(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	ctx: NodeContext,
+	itemIndex: number | undefined,
 	displayName: string,
 	value: unknown,
 	allowed: readonly T[],

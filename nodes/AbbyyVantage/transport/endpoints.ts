@@ -25,6 +25,7 @@ const remove = (path: string): Endpoint => ({ method: 'DELETE', path, idempotent
 export const endpoints = {
 	// Reporting API v2
 	createTransactionStepsExportRequest: () => create(exportsPath``),
+	listExportRequests: () => read(exportsPath``),
 	getExportStatus: (requestId: string) => read(exportsPath`/${requestId}/status`),
 	getExportResult: (requestId: string, fileIndex: number) =>
 		read(exportsPath`/${requestId}/result/${fileIndex}`),

@@ -6,6 +6,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	INode,
+	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -52,7 +53,7 @@ export interface VantageRequest extends Endpoint {
 	hints?: Partial<Record<number, string>>;
 }
 
-type Context = IExecuteFunctions | ILoadOptionsFunctions;
+type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** A request body that is not JSON: a multipart upload as bytes or as a stream. */
 export interface UploadBody {
@@ -164,6 +165,8 @@ export class VantageClient {
 			method: req.method,
 			url: baseUrl + req.path,
 			qs: req.qs,
+			// Lists in a query as repeated keys (statusFilter=A&statusFilter=B), as ASP.NET binds them.
+			arrayFormat: 'repeat',
 			headers: { Accept: req.binary ? '*/*' : 'application/json' },
 			timeout: this.settings.timeoutMs,
 		};

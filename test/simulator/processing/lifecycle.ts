@@ -31,8 +31,10 @@ export interface SeedOptions {
 	skillId?: string;
 	/** Default 'Processed'. */
 	status?: Outcome;
-	/** Completion time of each (default now); creation is one second earlier. */
+	/** Completion time of each (default now); creation is one second earlier unless `createdAt`. */
 	completedAt?: Date | ((i: number) => Date);
+	/** Creation time of each (the lists filter and order by it); default one second before completion. */
+	createdAt?: Date | ((i: number) => Date);
 	registrationParameters?: KeyValue[];
 }
 
@@ -190,9 +192,12 @@ export class Processing {
 		for (let i = 0; i < count; i++) {
 			const when = options.completedAt;
 			const at = (typeof when === 'function' ? when(i) : (when ?? new Date())).getTime();
+			const created = options.createdAt;
 			const tx = this.store.create(skill.id, {
 				registrationParameters: options.registrationParameters,
-				createdAt: at - 1000,
+				createdAt: created
+					? (typeof created === 'function' ? created(i) : created).getTime()
+					: at - 1000,
 			});
 			const head = Buffer.from(`Seeded transaction ${i + 1}\n`, 'utf8');
 			const name = `seed-${i + 1}.txt`;

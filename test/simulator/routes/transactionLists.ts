@@ -8,8 +8,9 @@
  * `TransactionParameters={"key":"…","value":"…"}`), active: `StageType`, `StageName`;
  * completed: `TransactionStatus` (Processed | Cancelled | Failed; the status itself says Canceled).
  *
- * Active transactions are the Processing ones, filtered and ordered by creation time; completed
- * ones are filtered (StartDate ≤ completedUtc < EndDate) and ordered by completion time, then id.
+ * Both lists filter by creation time, as the OpenAPI parameters say ("StartDate: minimum creation
+ * time of the transactions"), and are ordered by it, then id (inferred). Active transactions are
+ * the Processing ones; completed ones those that reached Processed, Failed or Canceled.
  * The answer `{ items, totalItemCount }` and its items are inferred (the OpenAPI document shows an
  * observed example only; see schemas/processing.ts TransactionListItem).
  */
@@ -80,9 +81,8 @@ export class TransactionListsArea {
 		const to = end ?? Date.now() + 1;
 		const matches = this.processing.store.all().filter((tx) => {
 			this.processing.advance(tx, false);
-			const at = kind === 'active' ? tx.createdAt : tx.completedAt;
-			if (kind === 'active' ? tx.status !== 'Processing' : at === null) return false;
-			if (at! < from || at! >= to) return false;
+			if (kind === 'active' ? tx.status !== 'Processing' : tx.completedAt === null) return false;
+			if (tx.createdAt < from || tx.createdAt >= to) return false;
 			if (skillId && tx.skillId.toLowerCase() !== skillId) return false;
 			if (skillVersion !== null && skillVersion !== 1) return false;
 			if (status && tx.status !== status) return false;
@@ -93,8 +93,7 @@ export class TransactionListsArea {
 			const files = fileParameters(tx);
 			return docParams.every((p) => has(files, p));
 		});
-		const time = (tx: TransactionState) => (kind === 'active' ? tx.createdAt : tx.completedAt!);
-		matches.sort((a, b) => time(a) - time(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+		matches.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 		return respond(200, S.TransactionListResponse, {
 			items: matches.slice(offset, offset + limit!).map((tx) => this.item(tx, kind)),
 			totalItemCount: matches.length,

@@ -6,7 +6,7 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 
-import { apiError } from '../../helpers/errors';
+import { apiError, type NodeContext } from '../../helpers/errors';
 import type { ItemOutput } from '../../helpers/items';
 import { shapeClassification, shapeDocument, splitRows } from '../../helpers/results';
 import { safeFileName } from '../../helpers/fileNames';
@@ -97,8 +97,8 @@ export const resultOptions: INodeProperties[] = [
 ];
 
 export function readResultOptions(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	ctx: NodeContext,
+	itemIndex: number | undefined,
 	options: IDataObject,
 ): ResultOptions {
 	const download = requireOption(
@@ -154,12 +154,17 @@ function binaryKey(type: string, taken: IBinaryKeyData): string {
  * Into Items): its fields as plain JSON, classification, business-rule errors and, on request,
  * its result files as binary fields.
  */
+/** What shaping results needs from n8n: the node, and storing binary data. */
+export type ResultsContext = NodeContext & {
+	helpers: Pick<IExecuteFunctions['helpers'], 'prepareBinaryData'>;
+};
+
 export async function documentItems(
-	ctx: IExecuteFunctions,
+	ctx: ResultsContext,
 	client: VantageClient,
 	info: TransactionInfo,
 	options: ResultOptions,
-	itemIndex: number,
+	itemIndex: number | undefined,
 	extra: IDataObject = {},
 ): Promise<ItemOutput[]> {
 	const transactionId = info.id;
@@ -231,11 +236,11 @@ export async function documentItems(
 }
 
 function parseResult(
-	ctx: IExecuteFunctions,
+	ctx: NodeContext,
 	bytes: Buffer,
 	transactionId: string,
 	file: ResultFile,
-	itemIndex: number,
+	itemIndex: number | undefined,
 ): unknown {
 	try {
 		return JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));

@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, JsonObject } from 'n8n-workflow';
 
-import { apiError, operationError, withErrorOutput } from '../../helpers/errors';
+import { apiError, operationError, withErrorOutput, type NodeContext } from '../../helpers/errors';
 import type { InputFile } from '../../helpers/binaryInput';
 import { buildMultipart } from '../../helpers/multipart';
 import { lastState, pollUntil, type PollSettings } from '../../helpers/polling';
@@ -43,7 +43,7 @@ export interface WaitOutcome {
  */
 export class Transactions {
 	constructor(
-		private readonly ctx: IExecuteFunctions,
+		private readonly ctx: NodeContext,
 		private readonly client: VantageClient,
 	) {}
 
@@ -142,7 +142,7 @@ export class Transactions {
 	}
 
 	/** GetTransactionInfo. */
-	async get(transactionId: string, itemIndex: number): Promise<TransactionInfo> {
+	async get(transactionId: string, itemIndex?: number): Promise<TransactionInfo> {
 		const body = await this.client.request<IDataObject | undefined>({
 			...endpoints.getTransactionInfo(transactionId),
 			itemIndex,
