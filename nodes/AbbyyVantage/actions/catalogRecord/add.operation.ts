@@ -14,11 +14,12 @@ import type { VantageClient } from '../../transport';
 import { concurrencyOption, defaultPollSettings, sortedOptions } from '../common';
 import { catalogProperty, REINDEX_POLL, startReindex, waitForReindex } from '../catalog/shared';
 import { readGroups, type CatalogGroup } from './records';
-import { columnsProperty, readWriteSettings, WRITE_CONCURRENCY } from './shared';
+import { columnsProperty, recordIdNotice, readWriteSettings, WRITE_CONCURRENCY } from './shared';
 import { addRecords, type AddOutcome } from './writer';
 
 const properties: INodeProperties[] = [
 	catalogProperty,
+	recordIdNotice,
 	columnsProperty,
 	{
 		displayName: 'Output',

@@ -14,6 +14,16 @@ import { endpoints, type VantageClient } from '../../transport';
 import { CATALOG_HINTS } from '../catalog/shared';
 import { readConcurrency, readOptions } from '../common';
 
+/** How auto-mapping finds the record id: said where the mapper is. */
+export const recordIdNotice: INodeProperties = {
+	displayName:
+		'With "Map Automatically", each input item needs a field named recordId, or choose a column under "Record ID From" to take the ID from it',
+	name: 'recordIdNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: { hide: { catalogId: [''] } },
+};
+
 /** The Columns mapper: item fields → catalog columns, and which field gives the record id. */
 export const columnsProperty: INodeProperties = {
 	displayName: 'Columns',
@@ -22,6 +32,8 @@ export const columnsProperty: INodeProperties = {
 	noDataExpression: true,
 	default: { mappingMode: 'defineBelow', value: null },
 	required: true,
+	// Until a catalog is chosen there are no columns to show (n8n would say "No columns found").
+	displayOptions: { hide: { catalogId: [''] } },
 	typeOptions: {
 		loadOptionsDependsOn: ['catalogId.value'],
 		resourceMapper: {

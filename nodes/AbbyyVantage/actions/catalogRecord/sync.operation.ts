@@ -17,6 +17,7 @@ import { readRecords } from './reader';
 import { readGroups, type CatalogGroup } from './records';
 import {
 	columnsProperty,
+	recordIdNotice,
 	readWriteSettings,
 	WRITE_CONCURRENCY,
 	type CatalogRecord,
@@ -35,6 +36,7 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	catalogProperty,
+	recordIdNotice,
 	columnsProperty,
 	{
 		displayName: 'Options',
