@@ -10,12 +10,12 @@ import { useSimulator } from '../helpers/fixture';
 import { ids, nodeParams, recordDeleteParams, rl } from '../helpers/params';
 import { FIXTURE, VantageSimulator } from '../simulator/simulator';
 import { freePort } from './ports';
-import { CATALOG, FAST, record, secretsIn } from './shared';
+import { CATALOG, FAST, cell, record, secretsIn } from './shared';
 
 const f = useSimulator((sim) => sim.addCatalog(CATALOG));
 
 const row = (scenario: string, outcome: string) =>
-	record('pressure', `| ${scenario} | ${outcome} |`);
+	record('pressure', `| ${cell(scenario)} | ${cell(outcome)} |`);
 
 describe('under pressure', () => {
 	test('429 on a creating request: not processed, so sent again; created exactly once', async () => {
