@@ -1,8 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { DAY_SECONDS, MAX_WAIT_SECONDS, SECOND_MS } from '../constants';
 import type { PollSettings } from '../helpers/polling';
-import { requireInteger, requireSeconds } from '../helpers/validation';
+import { requireInteger, requireSeconds, requireText } from '../helpers/validation';
 import { AUTO_LIMITS } from '../transport/limiter';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings, type VantageClient } from '../transport';
 import type { OperationLabel, OperationMap } from './node.type';
@@ -92,6 +97,53 @@ export function readReturnLimit(ctx: IExecuteFunctions, itemIndex: number): numb
 		1,
 		Number.MAX_SAFE_INTEGER,
 	);
+}
+
+/**
+ * A list Vantage returns whole (not paged), cut to Return All / Limit of item `itemIndex`. Read the
+ * limit before sending, so a bad Limit fails before the request: pass it in.
+ */
+export function upToLimit<T>(list: T[] | undefined, limit: number | undefined): T[] {
+	const all = Array.isArray(list) ? list : [];
+	return limit === undefined ? all : all.slice(0, limit);
+}
+
+// ------------------------------------------------------------------ downloads
+
+/** The output binary field of a download operation. */
+export function outputFieldProperty(what = 'file'): INodeProperties {
+	return {
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		hint: `The name of the output binary field to put the ${what} in`,
+	};
+}
+
+export function readOutputField(ctx: IExecuteFunctions, itemIndex: number): string {
+	return requireText(
+		ctx,
+		itemIndex,
+		'Put Output File in Field',
+		ctx.getNodeParameter('binaryPropertyName', itemIndex),
+	);
+}
+
+/** One downloaded file as an output item: `json` describes it, the bytes go in `field`. */
+export async function fileItem(
+	ctx: IExecuteFunctions,
+	field: string,
+	bytes: Buffer,
+	fileName: string,
+	json: IDataObject,
+	mimeType?: string,
+): Promise<INodeExecutionData> {
+	return {
+		json: { ...json, fileName, fileSize: bytes.length },
+		binary: { [field]: await ctx.helpers.prepareBinaryData(bytes, fileName, mimeType) },
+	};
 }
 
 // ------------------------------------------------------------------ concurrency

@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { readReturnLimit, returnAllProperties } from '../common';
+import { readReturnLimit, returnAllProperties, upToLimit } from '../common';
 
 const properties: INodeProperties[] = [...returnAllProperties()];
 
@@ -29,7 +29,6 @@ export async function execute(
 			itemIndex,
 			action: 'listing catalogs',
 		});
-		const all = Array.isArray(catalogs) ? catalogs : [];
-		return (limit === undefined ? all : all.slice(0, limit)).map((catalog) => ({ json: catalog }));
+		return upToLimit(catalogs, limit).map((catalog) => ({ json: catalog }));
 	});
 }

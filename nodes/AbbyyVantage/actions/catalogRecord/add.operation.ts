@@ -7,14 +7,19 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { MAX_RECORDS_PER_REQUEST } from '../../constants';
 import { apiError, asNodeError, errorItem } from '../../helpers/errors';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { concurrencyOption, defaultPollSettings, sortedOptions } from '../common';
 import { catalogProperty, REINDEX_POLL, startReindex, waitForReindex } from '../catalog/shared';
 import { readGroups, type CatalogGroup } from './records';
-import { columnsProperty, recordIdNotice, readWriteSettings, WRITE_CONCURRENCY } from './shared';
+import {
+	batchSizeOption,
+	columnsProperty,
+	recordIdNotice,
+	readWriteSettings,
+	WRITE_CONCURRENCY,
+} from './shared';
 import { addRecords, type AddOutcome } from './writer';
 
 const properties: INodeProperties[] = [
@@ -47,14 +52,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: sortedOptions([
-			{
-				displayName: 'Batch Size',
-				name: 'batchSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_RECORDS_PER_REQUEST },
-				default: MAX_RECORDS_PER_REQUEST,
-				description: `Records per request (1–${MAX_RECORDS_PER_REQUEST}, the most Vantage accepts)`,
-			},
+			batchSizeOption('Records'),
 			concurrencyOption(WRITE_CONCURRENCY),
 			{
 				displayName: 'Reindex After Adding',

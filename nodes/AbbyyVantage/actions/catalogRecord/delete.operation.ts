@@ -7,13 +7,13 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { MAX_RECORDS_PER_REQUEST } from '../../constants';
 import type { PollSettings } from '../../helpers/polling';
 import { apiError, asNodeError, errorItem, invalid } from '../../helpers/errors';
 import { runPerItem } from '../../helpers/items';
 import { readRecordIds, type InvalidId } from '../../helpers/recordIds';
-import { requireInteger, requireOption } from '../../helpers/validation';
+import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
+import { batchSizeOption, readBatchSize } from './shared';
 import { deleteIds } from './writer';
 import { concurrencyOption, readConcurrency, readOptions, readPollSettings } from '../common';
 import {
@@ -97,14 +97,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Batch Size',
-				name: 'batchSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_RECORDS_PER_REQUEST },
-				default: MAX_RECORDS_PER_REQUEST,
-				description: `IDs per request (1–${MAX_RECORDS_PER_REQUEST}, the most Vantage accepts)`,
-			},
+			batchSizeOption('IDs'),
 			concurrencyOption(CONCURRENCY),
 			{
 				displayName: 'Reindex After Delete',
@@ -168,10 +161,7 @@ interface Settings {
 function readSettings(ctx: IExecuteFunctions, client: VantageClient): Settings {
 	const options = readOptions(ctx, 0);
 	return {
-		batchSize:
-			options.batchSize === undefined
-				? MAX_RECORDS_PER_REQUEST
-				: requireInteger(ctx, 0, 'Batch Size', options.batchSize, 1, MAX_RECORDS_PER_REQUEST),
+		batchSize: readBatchSize(ctx, options),
 		concurrency: readConcurrency(ctx, options, CONCURRENCY, client),
 		reindexAfterDelete: options.reindexAfterDelete === true,
 		waitForReindex: options.waitForReindex === true,

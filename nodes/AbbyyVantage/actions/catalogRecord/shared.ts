@@ -147,6 +147,25 @@ export function readRecord(
 	return { id, fields, item: itemIndex, mapped };
 }
 
+/** The Batch Size option of every operation that writes records or deletes IDs. */
+export function batchSizeOption(what: 'Records' | 'IDs'): INodeProperties {
+	return {
+		displayName: 'Batch Size',
+		name: 'batchSize',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_RECORDS_PER_REQUEST },
+		default: MAX_RECORDS_PER_REQUEST,
+		description: `${what} per request (1–${MAX_RECORDS_PER_REQUEST}, the most Vantage accepts)`,
+	};
+}
+
+/** Read once per execution (item 0). */
+export function readBatchSize(ctx: IExecuteFunctions, options: IDataObject): number {
+	return options.batchSize === undefined
+		? MAX_RECORDS_PER_REQUEST
+		: requireInteger(ctx, 0, 'Batch Size', options.batchSize, 1, MAX_RECORDS_PER_REQUEST);
+}
+
 /** Add and Sync: how many write requests are in flight at once. */
 export const WRITE_CONCURRENCY = { max: 16, what: 'requests' };
 
@@ -154,10 +173,7 @@ export const WRITE_CONCURRENCY = { max: 16, what: 'requests' };
 export function readWriteSettings(ctx: IExecuteFunctions, client: VantageClient) {
 	const options = readOptions(ctx, 0);
 	return {
-		batchSize:
-			options.batchSize === undefined
-				? MAX_RECORDS_PER_REQUEST
-				: requireInteger(ctx, 0, 'Batch Size', options.batchSize, 1, MAX_RECORDS_PER_REQUEST),
+		batchSize: readBatchSize(ctx, options),
 		concurrency: readConcurrency(ctx, options, WRITE_CONCURRENCY, client),
 		options,
 	};

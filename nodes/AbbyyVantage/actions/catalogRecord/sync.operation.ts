@@ -7,7 +7,6 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { MAX_RECORDS_PER_REQUEST } from '../../constants';
 import { apiError, asNodeError, errorItem, invalid } from '../../helpers/errors';
 import { sameFields } from '../../helpers/recordValues';
 import type { VantageClient } from '../../transport';
@@ -16,6 +15,7 @@ import { catalogProperty, REINDEX_POLL, startReindex, waitForReindex } from '../
 import { readRecords } from './reader';
 import { readGroups, type CatalogGroup } from './records';
 import {
+	batchSizeOption,
 	columnsProperty,
 	recordIdNotice,
 	readWriteSettings,
@@ -45,14 +45,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: sortedOptions([
-			{
-				displayName: 'Batch Size',
-				name: 'batchSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_RECORDS_PER_REQUEST },
-				default: MAX_RECORDS_PER_REQUEST,
-				description: `Records per request (1–${MAX_RECORDS_PER_REQUEST}, the most Vantage accepts)`,
-			},
+			batchSizeOption('Records'),
 			concurrencyOption(WRITE_CONCURRENCY),
 			{
 				displayName: 'Dry Run',

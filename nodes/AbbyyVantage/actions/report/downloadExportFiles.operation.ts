@@ -6,9 +6,16 @@ import { safeFileName } from '../../helpers/fileNames';
 import { mapConcurrent } from '../../helpers/concurrency';
 import { invalid, operationError } from '../../helpers/errors';
 import { runPerItem, type ItemOutput } from '../../helpers/items';
-import { requireInteger, requireOption, requireText } from '../../helpers/validation';
+import { requireInteger, requireOption } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOption, readConcurrency, readOptions } from '../common';
+import {
+	concurrencyOption,
+	fileItem,
+	outputFieldProperty,
+	readConcurrency,
+	readOptions,
+	readOutputField,
+} from '../common';
 import { getExportStatus, readRequestId, REPORT_ACCESS_HINTS, requestIdProperty } from './shared';
 
 const CONCURRENCY = { max: 16, what: 'files' };
@@ -34,14 +41,7 @@ const properties: INodeProperties[] = [
 		description: 'Zero-based index of the result file, from 0 to the export’s file count minus one',
 		displayOptions: { show: { files: ['one'] } },
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		required: true,
-		default: 'data',
-		hint: 'The name of the output binary field to put the CSV file in',
-	},
+	outputFieldProperty('CSV file'),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -83,12 +83,7 @@ export async function execute(
 						INT32_MAX,
 					)
 				: undefined;
-		const binaryProperty = requireText(
-			this,
-			itemIndex,
-			'Put Output File in Field',
-			this.getNodeParameter('binaryPropertyName', itemIndex),
-		);
+		const binaryProperty = readOutputField(this, itemIndex);
 
 		// Only a succeeded export has files; asking first gives a clear error instead of an empty file.
 		const status = await getExportStatus(client, requestId, itemIndex);
@@ -127,11 +122,8 @@ export async function execute(
 					hints: REPORT_ACCESS_HINTS,
 				});
 				const fileName = safeFileName(`export-${requestId}-${fileIndex}.csv`);
-				const binary = await this.helpers.prepareBinaryData(bytes, fileName, 'text/csv');
-				return {
-					json: { requestId, fileIndex, fileName, totalFileCount: count, fileSize: bytes.length },
-					binary: { [binaryProperty]: binary },
-				};
+				const json = { requestId, fileIndex, totalFileCount: count };
+				return await fileItem(this, binaryProperty, bytes, fileName, json, 'text/csv');
 			},
 		);
 		const outputs: ItemOutput[] = [];

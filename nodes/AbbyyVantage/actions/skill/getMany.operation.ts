@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { readReturnLimit, returnAllProperties } from '../common';
+import { readReturnLimit, returnAllProperties, upToLimit } from '../common';
 import { SKILL_HINTS } from './shared';
 
 const properties: INodeProperties[] = [...returnAllProperties()];
@@ -34,7 +34,6 @@ export async function execute(
 				404: SKILL_HINTS[404],
 			},
 		});
-		const all = Array.isArray(skills) ? skills : [];
-		return (limit === undefined ? all : all.slice(0, limit)).map((skill) => ({ json: skill }));
+		return upToLimit(skills, limit).map((skill) => ({ json: skill }));
 	});
 }

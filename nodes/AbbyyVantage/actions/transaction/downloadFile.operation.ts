@@ -3,8 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { safeFileName } from '../../helpers/fileNames';
 import { runPerItem } from '../../helpers/items';
-import { requirePathParameter, requireText } from '../../helpers/validation';
+import { requirePathParameter } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
+import { fileItem, outputFieldProperty, readOutputField } from '../common';
 import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from './shared';
 import { Transactions } from './transactions';
 
@@ -19,14 +20,7 @@ const properties: INodeProperties[] = [
 		description:
 			'ID of a result file (documents → resultFiles → fileId in Get) or of a source file (sourceFiles → ID)',
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		required: true,
-		default: 'data',
-		hint: 'The name of the output binary field to put the file in',
-	},
+	outputFieldProperty(),
 ];
 
 export const description = updateDisplayOptions(
@@ -62,12 +56,7 @@ export async function execute(
 			'File ID',
 			this.getNodeParameter('fileId', itemIndex),
 		);
-		const field = requireText(
-			this,
-			itemIndex,
-			'Put Output File in Field',
-			this.getNodeParameter('binaryPropertyName', itemIndex),
-		);
+		const field = readOutputField(this, itemIndex);
 		const info = await transactions.get(transactionId, itemIndex);
 		const fileName = safeFileName(fileNameOf(info, fileId) ?? fileId);
 		const bytes = await client.request<Buffer>({
@@ -77,9 +66,6 @@ export async function execute(
 			action: `downloading file ${fileId} of transaction ${transactionId}`,
 			hints: TRANSACTION_HINTS,
 		});
-		return {
-			json: { transactionId, fileId, fileName, fileSize: bytes.length },
-			binary: { [field]: await this.helpers.prepareBinaryData(bytes, fileName) },
-		};
+		return await fileItem(this, field, bytes, fileName, { transactionId, fileId });
 	});
 }

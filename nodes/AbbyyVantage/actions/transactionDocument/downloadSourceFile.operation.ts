@@ -8,8 +8,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { safeFileName } from '../../helpers/fileNames';
 import { runPerItem } from '../../helpers/items';
-import { requirePathParameter, requireText } from '../../helpers/validation';
+import { requirePathParameter } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
+import { fileItem, outputFieldProperty, readOutputField } from '../common';
 import {
 	readDocumentId,
 	readTransactionId,
@@ -29,14 +30,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'ID of the source file, from the document’s sourceFiles (Get)',
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		required: true,
-		default: 'data',
-		hint: 'The name of the output binary field to put the file in',
-	},
+	outputFieldProperty(),
 ];
 
 export const description = updateDisplayOptions(
@@ -58,12 +52,7 @@ export async function execute(
 			'File ID',
 			this.getNodeParameter('fileId', itemIndex),
 		);
-		const field = requireText(
-			this,
-			itemIndex,
-			'Put Output File in Field',
-			this.getNodeParameter('binaryPropertyName', itemIndex),
-		);
+		const field = readOutputField(this, itemIndex);
 		const document = await client.request<IDataObject | undefined>({
 			...endpoints.getTransactionDocument(transactionId, documentId),
 			itemIndex,
@@ -81,9 +70,6 @@ export async function execute(
 			action: `downloading source file ${fileId} of document ${documentId}`,
 			hints: TRANSACTION_HINTS,
 		});
-		return {
-			json: { transactionId, documentId, fileId, fileName, fileSize: bytes.length },
-			binary: { [field]: await this.helpers.prepareBinaryData(bytes, fileName) },
-		};
+		return await fileItem(this, field, bytes, fileName, { transactionId, documentId, fileId });
 	});
 }

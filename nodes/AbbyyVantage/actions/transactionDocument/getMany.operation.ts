@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { readReturnLimit, returnAllProperties } from '../common';
+import { readReturnLimit, returnAllProperties, upToLimit } from '../common';
 import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from '../transaction/shared';
 
 const properties: INodeProperties[] = [transactionIdProperty, ...returnAllProperties()];
@@ -32,8 +32,7 @@ export async function execute(
 			action: `listing the documents of transaction ${transactionId}`,
 			hints: TRANSACTION_HINTS,
 		});
-		const all = Array.isArray(documents) ? documents : [];
-		return (limit === undefined ? all : all.slice(0, limit)).map((document) => ({
+		return upToLimit(documents, limit).map((document) => ({
 			json: { transactionId, ...document },
 		}));
 	});
