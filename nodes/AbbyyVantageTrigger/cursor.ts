@@ -56,9 +56,8 @@ export async function deliver<E extends TriggerEvent>(
 	ctx: IPollFunctions,
 	event: string,
 	listed: E[],
-	windowStart: number,
+	window: { start: number; baseline: boolean },
 	build: (e: E) => Promise<INodeExecutionData[]>,
-	options: { baseline: boolean },
 ): Promise<INodeExecutionData[][] | null> {
 	const byTime = [...listed].sort((a, b) => a.time - b.time || a.id.localeCompare(b.id));
 	if (ctx.getMode() === 'manual') {
@@ -70,11 +69,11 @@ export async function deliver<E extends TriggerEvent>(
 	const seen: Record<string, number> = {};
 	// Keep what the window still covers: those ids can be listed again.
 	for (const [id, time] of Object.entries(previous?.seen ?? {})) {
-		if (!(time < windowStart)) seen[id] = time;
+		if (!(time < window.start)) seen[id] = time;
 	}
-	const fresh = options.baseline ? [] : byTime.filter((e) => !(e.id in seen));
+	const fresh = window.baseline ? [] : byTime.filter((e) => !(e.id in seen));
 	// First activation: everything already there counts as seen, nothing floods in.
-	if (options.baseline) for (const e of byTime) seen[e.id] = e.time;
+	if (window.baseline) for (const e of byTime) seen[e.id] = e.time;
 	data.cursor = { event, seen } satisfies StoredCursor;
 	for (const e of fresh) {
 		const items = await build(e);

@@ -43,6 +43,13 @@ export function optionalText(
 	return requireText(ctx, itemIndex, displayName, value);
 }
 
+/** The value of a resource locator (`{ __rl, mode, value }`), or the value itself when it is plain. */
+export function locatorValue(value: unknown): unknown {
+	return value !== null && typeof value === 'object' && !Array.isArray(value) && '__rl' in value
+		? (value as { value?: unknown }).value
+		: value;
+}
+
 /**
  * A value that becomes one URL path segment. Ids are trimmed (pasted UUIDs often carry spaces);
  * names such as catalog ids are kept exactly as given with `trim: false`.

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { VantageClient } from '../../AbbyyVantage/transport';
+import { readCursor, timeOf, type TriggerEvent } from '../cursor';
 
 /** What each event of the trigger provides. */
 export interface EventDefinition {
@@ -16,7 +17,7 @@ export interface EventDefinition {
 }
 
 /** Look Back and Start From, shared by the events. */
-export const windowOptions: INodeProperties[] = [
+const windowOptions: INodeProperties[] = [
 	{
 		displayName: 'Look Back (Hours)',
 		name: 'lookBackHours',
@@ -45,8 +46,24 @@ export interface Window {
 
 const HOUR_MS = 3600_000;
 
-/** The creation-time window of this poll. */
-export function windowOf(ctx: IPollFunctions, hasCursor: boolean, options: IDataObject): Window {
+/** An event's Options collection (Look Back, Start From), shown for that event only. */
+export function eventOptionsProperty(event: string): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: windowOptions,
+		displayOptions: { show: { event: [event] } },
+	};
+}
+
+/** The creation-time window of this poll of `event`. */
+export function windowOf(ctx: IPollFunctions, event: string): Window {
+	const hasCursor = !!readCursor(ctx, event);
+	const value = ctx.getNodeParameter('options', {});
+	const options = value && typeof value === 'object' ? (value as IDataObject) : {};
 	const hours = Number(options.lookBackHours ?? 48);
 	const lookBack = (Number.isFinite(hours) && hours >= 1 ? hours : 48) * HOUR_MS;
 	const now = Date.now();
@@ -57,4 +74,20 @@ export function windowOf(ctx: IPollFunctions, hasCursor: boolean, options: IData
 	if (!hasCursor && Number.isFinite(startFrom))
 		return { start: Math.min(startFrom, now), baseline: false };
 	return { start: now - lookBack, baseline: !hasCursor && ctx.getMode() !== 'manual' };
+}
+
+/** A listed item as an event: its id and creation time. */
+export interface ListedEvent extends TriggerEvent {
+	item: IDataObject;
+}
+
+/** Transactions from GetActiveTransactions or GetCompletedTransactions as events. */
+export function transactionEvents(listed: IDataObject[]): ListedEvent[] {
+	return listed
+		.filter((item) => typeof item.transactionId === 'string')
+		.map((item) => ({
+			id: item.transactionId as string,
+			time: timeOf(item.createTimeUtc, item.createdUtc),
+			item,
+		}));
 }

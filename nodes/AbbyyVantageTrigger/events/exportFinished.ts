@@ -7,8 +7,8 @@ import type {
 
 import { parseFileCount, REPORT_ACCESS_HINTS } from '../../AbbyyVantage/actions/report/shared';
 import { endpoints, type VantageClient } from '../../AbbyyVantage/transport';
-import { deliver, readCursor, timeOf, type TriggerEvent } from '../cursor';
-import { windowOf, windowOptions, type EventDefinition } from './common';
+import { deliver, timeOf } from '../cursor';
+import { eventOptionsProperty, windowOf, type EventDefinition, type ListedEvent } from './common';
 
 const show = { show: { event: ['exportFinished'] } };
 
@@ -23,28 +23,15 @@ const properties: INodeProperties[] = [
 		default: '',
 		displayOptions: show,
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: windowOptions,
-		displayOptions: show,
-	},
+	eventOptionsProperty('exportFinished'),
 ];
-
-interface Finished extends TriggerEvent {
-	item: IDataObject;
-}
 
 /** Export Finished: ListExportRequests with the final statuses, one event per export request. */
 export const exportFinished: EventDefinition = {
 	value: 'exportFinished',
 	properties,
 	async poll(ctx: IPollFunctions, client: VantageClient) {
-		const options = ctx.getNodeParameter('options', {}) as IDataObject;
-		const window = windowOf(ctx, !!readCursor(ctx, this.value), options);
+		const window = windowOf(ctx, this.value);
 		const response = await client.request<IDataObject | undefined>({
 			...endpoints.listExportRequests(),
 			// createdFrom is a date (ListExportRequests): the day of the window's start.
@@ -56,7 +43,7 @@ export const exportFinished: EventDefinition = {
 			hints: REPORT_ACCESS_HINTS,
 		});
 		const requests = Array.isArray(response?.requests) ? (response.requests as IDataObject[]) : [];
-		const listed: Finished[] = requests
+		const listed: ListedEvent[] = requests
 			.filter((r) => typeof r.requestId === 'string' && FINISHED.includes(String(r.status)))
 			.map((r) => ({
 				id: r.requestId as string,
@@ -64,9 +51,7 @@ export const exportFinished: EventDefinition = {
 				item: { ...r, totalFileCount: parseFileCount(r.totalFileCount) },
 			}))
 			.filter((e) => !(e.time < window.start));
-		const build = async (e: Finished): Promise<INodeExecutionData[]> => [{ json: e.item }];
-		return await deliver(ctx, this.value, listed, window.start, build, {
-			baseline: window.baseline,
-		});
+		const build = async (e: ListedEvent): Promise<INodeExecutionData[]> => [{ json: e.item }];
+		return await deliver(ctx, this.value, listed, window, build);
 	},
 };

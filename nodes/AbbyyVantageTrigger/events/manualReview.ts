@@ -1,42 +1,25 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeProperties,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { listTransactions } from '../../AbbyyVantage/actions/transaction/lists';
 import { Transactions } from '../../AbbyyVantage/actions/transaction/transactions';
 import type { VantageClient } from '../../AbbyyVantage/transport';
-import { deliver, readCursor, timeOf, type TriggerEvent } from '../cursor';
-import { windowOf, windowOptions, type EventDefinition } from './common';
-
-const show = { show: { event: ['manualReview'] } };
+import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/actions/skill/shared';
+import { deliver } from '../cursor';
+import {
+	eventOptionsProperty,
+	transactionEvents,
+	windowOf,
+	type EventDefinition,
+	type ListedEvent,
+} from './common';
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'Skill ID',
-		name: 'reviewSkillId',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Receipt',
-		description: 'Only transactions of this skill; empty for any skill',
-		displayOptions: show,
+		...skillFilterProperty('reviewSkillId', 'Only transactions of this skill; empty for any skill'),
+		displayOptions: { show: { event: ['manualReview'] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: windowOptions,
-		displayOptions: show,
-	},
+	eventOptionsProperty('manualReview'),
 ];
-
-interface InReview extends TriggerEvent {
-	item: IDataObject;
-}
 
 /**
  * Transaction Awaiting Manual Review: GetActiveTransactions at stage ManualReview, one event per
@@ -46,10 +29,13 @@ export const manualReview: EventDefinition = {
 	value: 'manualReview',
 	properties,
 	async poll(ctx: IPollFunctions, client: VantageClient) {
-		const options = ctx.getNodeParameter('options', {}) as IDataObject;
-		const window = windowOf(ctx, !!readCursor(ctx, this.value), options);
-		const skillId = String(ctx.getNodeParameter('reviewSkillId', '') ?? '').trim();
-		const listed: InReview[] = (
+		const window = windowOf(ctx, this.value);
+		const skillId = readSkillFilter(
+			ctx,
+			undefined,
+			ctx.getNodeParameter('reviewSkillId', '', { extractValue: true }),
+		);
+		const listed = transactionEvents(
 			await listTransactions(
 				client,
 				'active',
@@ -59,16 +45,10 @@ export const manualReview: EventDefinition = {
 					...(skillId ? { skillId } : {}),
 				},
 				undefined,
-			)
-		)
-			.filter((item) => typeof item.transactionId === 'string')
-			.map((item) => ({
-				id: item.transactionId as string,
-				time: timeOf(item.createTimeUtc, item.createdUtc),
-				item,
-			}));
+			),
+		);
 		const transactions = new Transactions(ctx, client);
-		const build = async (e: InReview): Promise<INodeExecutionData[]> => {
+		const build = async (e: ListedEvent): Promise<INodeExecutionData[]> => {
 			// The list does not carry the one-time link; the transaction does.
 			const info = await transactions.get(e.id);
 			return [
@@ -82,8 +62,6 @@ export const manualReview: EventDefinition = {
 				},
 			];
 		};
-		return await deliver(ctx, this.value, listed, window.start, build, {
-			baseline: window.baseline,
-		});
+		return await deliver(ctx, this.value, listed, window, build);
 	},
 };

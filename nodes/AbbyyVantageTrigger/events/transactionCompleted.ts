@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeProperties,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { listTransactions, type ListFilters } from '../../AbbyyVantage/actions/transaction/lists';
 import { documentItems, readResultOptions } from '../../AbbyyVantage/actions/transaction/results';
@@ -11,8 +6,15 @@ import { keyValuesOption } from '../../AbbyyVantage/actions/transaction/shared';
 import { Transactions } from '../../AbbyyVantage/actions/transaction/transactions';
 import { readKeyValues } from '../../AbbyyVantage/helpers/keyValues';
 import type { VantageClient } from '../../AbbyyVantage/transport';
-import { deliver, readCursor, timeOf, type TriggerEvent } from '../cursor';
-import { windowOf, windowOptions, type EventDefinition } from './common';
+import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/actions/skill/shared';
+import { deliver } from '../cursor';
+import {
+	eventOptionsProperty,
+	transactionEvents,
+	windowOf,
+	type EventDefinition,
+	type ListedEvent,
+} from './common';
 
 const show = { show: { event: ['transactionCompleted'] } };
 
@@ -31,21 +33,7 @@ const properties: INodeProperties[] = [
 		displayOptions: show,
 	},
 	{
-		displayName: 'Skill',
-		name: 'skillId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		description: 'Only transactions of this skill; empty for any skill',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Any skill',
-				typeOptions: { searchListMethod: 'searchSkills', searchable: true },
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. Receipt' },
-		],
+		...skillFilterProperty('skillId', 'Only transactions of this skill; empty for any skill'),
 		displayOptions: show,
 	},
 	{
@@ -65,34 +53,25 @@ const properties: INodeProperties[] = [
 			'Whether to fetch the extracted fields, as Process Document outputs them (one item per document), instead of only the transaction',
 		displayOptions: show,
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: windowOptions,
-		displayOptions: show,
-	},
+	eventOptionsProperty('transactionCompleted'),
 ];
-
-interface Completed extends TriggerEvent {
-	item: IDataObject;
-}
 
 /** Transaction Completed: GetCompletedTransactions, one event per transaction. */
 export const transactionCompleted: EventDefinition = {
 	value: 'transactionCompleted',
 	properties,
 	async poll(ctx: IPollFunctions, client: VantageClient) {
-		const options = ctx.getNodeParameter('options', {}) as IDataObject;
-		const window = windowOf(ctx, !!readCursor(ctx, this.value), options);
+		const window = windowOf(ctx, this.value);
 		const status = ctx.getNodeParameter('transactionStatus', 'any') as string;
-		const skillId = ctx.getNodeParameter('skillId', '', { extractValue: true }) as string;
+		const skillId = readSkillFilter(
+			ctx,
+			undefined,
+			ctx.getNodeParameter('skillId', '', { extractValue: true }),
+		);
 		const filters: ListFilters = {
 			startDate: new Date(window.start).toISOString(),
 			...(status !== 'any' ? { transactionStatus: status } : {}),
-			...(typeof skillId === 'string' && skillId.trim() ? { skillId: skillId.trim() } : {}),
+			...(skillId ? { skillId } : {}),
 			transactionParameters: readKeyValues(
 				ctx,
 				undefined,
@@ -100,16 +79,12 @@ export const transactionCompleted: EventDefinition = {
 				ctx.getNodeParameter('transactionParameters', {}),
 			),
 		};
-		const listed: Completed[] = (await listTransactions(client, 'completed', filters, undefined))
-			.filter((item) => typeof item.transactionId === 'string')
-			.map((item) => ({
-				id: item.transactionId as string,
-				time: timeOf(item.createTimeUtc, item.createdUtc),
-				item,
-			}));
+		const listed = transactionEvents(
+			await listTransactions(client, 'completed', filters, undefined),
+		);
 		const includeResults = ctx.getNodeParameter('includeResults', false) === true;
 		const transactions = new Transactions(ctx, client);
-		const build = async (e: Completed): Promise<INodeExecutionData[]> => {
+		const build = async (e: ListedEvent): Promise<INodeExecutionData[]> => {
 			if (!includeResults) return [{ json: e.item }];
 			const info = await transactions.get(e.id);
 			if (info.status !== 'Processed')
@@ -123,8 +98,6 @@ export const transactionCompleted: EventDefinition = {
 			);
 			return outputs.map((output) => ({ ...output, json: { ...output.json, completed: e.item } }));
 		};
-		return await deliver(ctx, this.value, listed, window.start, build, {
-			baseline: window.baseline,
-		});
+		return await deliver(ctx, this.value, listed, window, build);
 	},
 };

@@ -143,9 +143,9 @@ describe('Create Export', () => {
 			/^End Date \(2025-11-02T00:00:00.000Z\) is before Start Date \(2025-11-03T00:00:00.000Z\) \[item 0\]$/,
 		],
 		[
-			'a Skill ID that is not text',
+			'a Skill that is not text',
 			{ startDate: '2025-11-03T00:00:00Z', additionalFields: { skillId: '={{ { id: 1 } }}' } },
-			/^Skill ID must be text/,
+			/^Skill must be text/,
 		],
 	])('rejects %s before any request', async (_name, extra, message) => {
 		const result = await runNode({

@@ -36,7 +36,8 @@ describe('Transaction → Get Many', () => {
 			parameters: getMany({
 				limit: 3,
 				filters: {
-					skillId: FIXTURE.documentSkillId,
+					// The Skill filter is a resource locator, as every Skill parameter.
+					skillId: { __rl: true, mode: 'list', value: FIXTURE.documentSkillId },
 					transactionStatus: 'Failed',
 					startDate: '2020-01-01T00:00:00Z',
 					transactionParameters: { parameter: [{ key: 'Source', value: 'n8n' }] },

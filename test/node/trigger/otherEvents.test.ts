@@ -7,7 +7,15 @@ const f = useSimulator();
 describe('Trigger → Transaction Awaiting Manual Review, Export Finished', () => {
 	test('a transaction entering Manual Review is emitted once, with its review link', async () => {
 		const trigger = new ActiveTrigger(() => f.store, triggerParams('manualReview'));
+		// The Skill filter (a resource locator) travels as SkillId; another skill sees nothing.
+		const otherSkill = new ActiveTrigger(
+			() => f.store,
+			triggerParams('manualReview', {
+				reviewSkillId: { __rl: true, mode: 'id', value: FIXTURE.receiptSkillId },
+			}),
+		);
 		await trigger.poll();
+		await otherSkill.poll();
 		f.sim.scriptNextTransaction({ processing: { polls: 0 }, manualReview: { polls: 1000 } });
 		const id = f.sim.createTransaction(FIXTURE.documentSkillId);
 		await trigger.poll();
@@ -36,6 +44,11 @@ describe('Trigger → Transaction Awaiting Manual Review, Export Finished', () =
 			manualReviewLink: expect.stringContaining('/review/'),
 		});
 		expect((await trigger.poll()).executions).toHaveLength(0);
+		expect((await otherSkill.poll()).executions).toHaveLength(0);
+		expect(f.sim.requestsTo('GetActiveTransactions').at(-1)?.query).toMatchObject({
+			SkillId: FIXTURE.receiptSkillId,
+			StageType: 'ManualReview',
+		});
 	});
 
 	test('an export that finishes is emitted once, with totalFileCount as a number', async () => {

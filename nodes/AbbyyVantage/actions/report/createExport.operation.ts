@@ -13,6 +13,7 @@ import { runPreparedPerItem } from '../../helpers/items';
 import { optionalText } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import { readOptions } from '../common';
+import { readSkillFilter, skillFilterProperty } from '../skill/shared';
 import { REPORT_ACCESS_HINTS } from './shared';
 
 const properties: INodeProperties[] = [
@@ -46,13 +47,7 @@ const properties: INodeProperties[] = [
 				default: false,
 				description: 'Whether Vantage e-mails the credential’s user when the export is ready',
 			},
-			{
-				displayName: 'Skill ID',
-				name: 'skillId',
-				type: 'string',
-				default: '',
-				description: 'Only include transactions of this skill',
-			},
+			skillFilterProperty('skillId', 'Only include transactions of this skill'),
 			{
 				displayName: 'Transaction ID',
 				name: 'transactionId',
@@ -97,7 +92,7 @@ export async function execute(
 					);
 				}
 			}
-			const skillId = optionalText(this, itemIndex, 'Skill ID', fields.skillId);
+			const skillId = readSkillFilter(this, itemIndex, fields.skillId);
 			if (skillId) filters.skillId = skillId;
 			const transactionId = optionalText(this, itemIndex, 'Transaction ID', fields.transactionId);
 			if (transactionId) filters.transactionId = transactionId;

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requirePathParameter } from '../../helpers/validation';
+import type { NodeContext } from '../../helpers/errors';
+import { locatorValue, optionalText, requirePathParameter } from '../../helpers/validation';
 
 /**
  * The Skill picker: from the list of published skills, or typed by ID. Skill ids are not always
@@ -30,6 +31,20 @@ export const skillProperty: INodeProperties = {
 	],
 };
 
+/** An optional Skill filter (lists and trigger events): empty means any skill. */
+export function skillFilterProperty(name: string, description: string): INodeProperties {
+	return {
+		displayName: 'Skill',
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		description,
+		modes: skillProperty.modes?.map((mode) =>
+			mode.name === 'list' ? { ...mode, placeholder: 'Any skill' } : mode,
+		),
+	};
+}
+
 /** Advice for a 404 on a skill. */
 export const SKILL_HINTS = {
 	403: 'The API client may not be allowed to use this skill.',
@@ -39,4 +54,13 @@ export const SKILL_HINTS = {
 export function readSkillId(ctx: IExecuteFunctions, itemIndex: number, name = 'skillId'): string {
 	const value = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true });
 	return requirePathParameter(ctx, itemIndex, 'Skill', value);
+}
+
+/** An optional Skill filter's id, or undefined for any skill. */
+export function readSkillFilter(
+	ctx: NodeContext,
+	itemIndex: number | undefined,
+	value: unknown,
+): string | undefined {
+	return optionalText(ctx, itemIndex, 'Skill', locatorValue(value))?.trim() || undefined;
 }

@@ -10,10 +10,11 @@ import { toUtcDateTime } from '../../helpers/dates';
 import { invalid } from '../../helpers/errors';
 import { runPerItem } from '../../helpers/items';
 import { readKeyValues } from '../../helpers/keyValues';
-import { optionalText, requireOption } from '../../helpers/validation';
+import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { readOptions, readReturnLimit, returnAllProperties, sortedOptions } from '../common';
 import { listTransactions, type ListFilters } from './lists';
+import { readSkillFilter, skillFilterProperty } from '../skill/shared';
 import { keyValuesOption } from './shared';
 
 const properties: INodeProperties[] = [
@@ -55,13 +56,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'Only transactions up to this time (completion time for completed ones)',
 			},
-			{
-				displayName: 'Skill ID',
-				name: 'skillId',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Receipt',
-			},
+			skillFilterProperty('skillId', 'Only transactions of this skill'),
 			{
 				displayName: 'Stage',
 				name: 'stageType',
@@ -120,7 +115,7 @@ function readFilters(
 			? undefined
 			: toUtcDateTime(ctx, itemIndex, label, f[name]);
 	const filters: ListFilters = {
-		skillId: optionalText(ctx, itemIndex, 'Skill ID', f.skillId),
+		skillId: readSkillFilter(ctx, itemIndex, f.skillId),
 		startDate: date('startDate', 'Start Date'),
 		endDate: date('endDate', 'End Date'),
 		transactionParameters: readKeyValues(
