@@ -5,7 +5,7 @@ import { operationError } from '../../helpers/errors';
 import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
 import { concurrencyOption, readConcurrency, readOptions, sortedOptions } from '../common';
-import { documentItems, readResultOptions, resultOptions } from './results';
+import { readResults, readResultOptions, resultOptions } from './results';
 import { readTransactionId, transactionIdProperty } from './shared';
 import { Transactions } from './transactions';
 
@@ -62,12 +62,7 @@ export async function execute(
 					},
 				);
 			}
-			const outputs = await documentItems(this, client, info, options, itemIndex);
-			if (options.deleteAfterReading) {
-				const deleted = await transactions.deleteAfterReading(transactionId, itemIndex);
-				for (const output of outputs) Object.assign(output.json, deleted);
-			}
-			return outputs;
+			return await readResults(this, client, transactions, info, options, itemIndex);
 		},
 		concurrency,
 	);

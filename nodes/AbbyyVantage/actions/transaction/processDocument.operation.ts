@@ -26,7 +26,7 @@ import {
 	sortedOptions,
 } from '../common';
 import { readSkillId, skillProperty } from '../skill/shared';
-import { documentItems, readResultOptions, resultOptions, type ResultOptions } from './results';
+import { readResults, readResultOptions, resultOptions, type ResultOptions } from './results';
 import {
 	imageProcessingOptions,
 	inputFilesProperties,
@@ -199,15 +199,10 @@ async function process(
 			];
 		}
 		if (info.status !== 'Processed') throw transactions.failure(info, itemIndex);
-		const outputs = await documentItems(ctx, client, info, plan.results, itemIndex, {
+		return await readResults(ctx, client, transactions, info, plan.results, itemIndex, {
 			...upload,
 			failedPolls: waited.failedPolls,
 		});
-		if (plan.results.deleteAfterReading) {
-			const deleted = await transactions.deleteAfterReading(transactionId, itemIndex);
-			for (const output of outputs) Object.assign(output.json, deleted);
-		}
-		return outputs;
 	} catch (error) {
 		throw transactions.tagged(error, transactionId);
 	}

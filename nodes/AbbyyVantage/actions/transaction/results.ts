@@ -12,7 +12,7 @@ import { shapeClassification, shapeDocument, splitRows } from '../../helpers/res
 import { safeFileName } from '../../helpers/fileNames';
 import { optionalText, requireOption } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
-import type { TransactionInfo } from './transactions';
+import type { TransactionInfo, Transactions } from './transactions';
 import { TRANSACTION_HINTS } from './shared';
 
 /** ResultFileType of the OpenAPI document, with the MIME type each is downloaded as. */
@@ -253,4 +253,25 @@ function parseResult(
 			{ output: { transactionId } },
 		);
 	}
+}
+
+/**
+ * The items of a processed transaction (Get Results, Process Document), then the transaction
+ * deleted when Delete Transaction After Reading is on: the outcome is written into every item.
+ */
+export async function readResults(
+	ctx: ResultsContext,
+	client: VantageClient,
+	transactions: Pick<Transactions, 'deleteAfterReading'>,
+	info: TransactionInfo,
+	options: ResultOptions,
+	itemIndex: number,
+	extra: IDataObject = {},
+): Promise<ItemOutput[]> {
+	const outputs = await documentItems(ctx, client, info, options, itemIndex, extra);
+	if (options.deleteAfterReading) {
+		const deleted = await transactions.deleteAfterReading(info.id, itemIndex);
+		for (const output of outputs) Object.assign(output.json, deleted);
+	}
+	return outputs;
 }
