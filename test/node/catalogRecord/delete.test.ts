@@ -458,23 +458,4 @@ describe('Catalog Record → Delete: bad input never causes a request', () => {
 		expect(result.items[0].json.batchesRetriedAtEnd).toBeGreaterThan(0);
 		expect(f.sim.recordIds(CATALOG)).toEqual([]);
 	});
-
-	test('a failure of 12 000 IDs keeps the error short; every ID is in the error item', async () => {
-		const all = ids('big-', 0, 12000);
-		f.sim.injectFault(
-			'DeleteRecords',
-			{ kind: 'status', status: 400, body: { title: 'Bad', status: 400, detail: 'Refused' } },
-			Infinity,
-		);
-		const result = await runNode({
-			credentials: f.store,
-			items: [{ ids: all }],
-			parameters: deleteParams({ mode: 'aggregate', options: { concurrency: 1 } }),
-			continueOnFail: true,
-		});
-		const json = result.items[0].json;
-		expect((json.errorDescription as string).length).toBeLessThan(1000);
-		expect((json.error as string).length).toBeLessThan(300);
-		expect((json.failedBatches as Array<{ ids: string[] }>).flatMap((b) => b.ids)).toEqual(all);
-	});
 });

@@ -20,6 +20,30 @@ export async function createdTransaction(
 	return result.items[0].json.transactionId as string;
 }
 
+/**
+ * A started transaction holding one invoice, added with Add Files and started with Start through
+ * the node; the simulator keeps it processing for `polls` status reads.
+ */
+export async function startedTransaction(
+	f: SimulatorFixture,
+	transactionId: string,
+	polls: number,
+	number = 'W',
+): Promise<void> {
+	const added = await runNode({
+		credentials: f.store,
+		items: [fileItem(binaryFile(`${number}.pdf`, `InvoiceNumber: ${number}`))],
+		parameters: nodeParams('transaction', 'addFiles', { transactionId }),
+	});
+	if (added.error) throw added.error;
+	f.sim.scriptNextTransaction({ processing: { polls } });
+	const started = await runNode({
+		credentials: f.store,
+		parameters: nodeParams('transaction', 'start', { transactionId }),
+	});
+	if (started.error) throw started.error;
+}
+
 /** A processed transaction of the invoice skill holding one invoice, made through the node. */
 export async function processedTransaction(f: SimulatorFixture, number = 'INV-9'): Promise<string> {
 	f.sim.scriptNextTransaction({ processing: { polls: 0 } });

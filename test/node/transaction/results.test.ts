@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { readBinary, runNode } from '../../harness/n8n';
 import { useSimulator } from '../../helpers/fixture';
 import { nodeParams } from '../../helpers/params';
-import { createdTransaction, processedTransaction } from './flow';
+import { createdTransaction, processedTransaction, startedTransaction } from './flow';
 
 const f = useSimulator((sim) => sim.setDefaultTransactionScript({ processing: { polls: 0 } }));
 
@@ -25,27 +25,7 @@ describe('Transaction → Get, Wait For Transaction, Get Results, Download File,
 
 	test('Wait For Transaction waits until Processed and counts documents and polls', async () => {
 		const transactionId = await createdTransaction(f);
-		await runNode({
-			credentials: f.store,
-			items: [
-				{
-					json: {},
-					binary: {
-						data: {
-							data: Buffer.from('InvoiceNumber: W').toString('base64'),
-							mimeType: 'application/pdf',
-							fileName: 'w.pdf',
-						},
-					},
-				},
-			],
-			parameters: nodeParams('transaction', 'addFiles', { transactionId }),
-		});
-		f.sim.scriptNextTransaction({ processing: { polls: 2 } });
-		await runNode({
-			credentials: f.store,
-			parameters: nodeParams('transaction', 'start', { transactionId }),
-		});
+		await startedTransaction(f, transactionId, 2);
 		const result = await runNode({
 			credentials: f.store,
 			parameters: nodeParams('transaction', 'waitForTransaction', {
