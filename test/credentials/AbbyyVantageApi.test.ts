@@ -331,6 +331,31 @@ describe('inside n8n (WorkflowExecute + httpRequestWithAuthentication)', () => {
 		expect(store.preAuthenticationCalls).toBe(2);
 	});
 
+	test('executions in flight at once in one n8n process (a queue worker) share one sign-in after a revoke', async () => {
+		const items = await exports(1);
+		const store = simulatorCredentials(sim);
+		await runNode({ credentials: store, items, parameters: statusOf() });
+		sim.revokeTokens();
+		sim.clearLog();
+		// A slow sign-in: every execution meets the 401 before the first sign-in has finished.
+		sim.injectFault('Token', { kind: 'delay', ms: 300 }, 1);
+		const runs = await Promise.all(
+			Array.from(
+				{ length: 5 },
+				async () => await runNode({ credentials: store, items, parameters: statusOf() }),
+			),
+		);
+		expect(runs.map((r) => r.error)).toEqual([
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+		]);
+		expect(sim.requestsTo('GetExportStatus').filter((r) => r.status === 401)).toHaveLength(5);
+		expect(sim.requestsTo('Token')).toHaveLength(1);
+	});
+
 	test('401 even after signing in again fails once, clearly, without a loop', async () => {
 		const items = await exports(1);
 		sim.injectFault('GetExportStatus', { kind: 'status', status: 401 }, Infinity);

@@ -55,6 +55,21 @@ export interface VantageRequest extends Endpoint {
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
+/**
+ * Sign-ins after a 401, per credential, shared by every execution of this n8n process (a queue
+ * worker runs many at once): the first client that sees a token refused signs in, the others
+ * wait for it and take its token. One sign-in per worker per expiry, not one per execution in
+ * flight. Holds only the latest renewal of each credential; the credential n8n stores (in the
+ * shared database) stays the source of the token for executions that start later, on any worker.
+ */
+interface SharedRenewal {
+	/** The token Vantage refused. */
+	refused: string;
+	/** The token the sign-in gave, or undefined if it failed. */
+	token: Promise<string | undefined>;
+}
+const sharedRenewals = new Map<string, SharedRenewal>();
+
 /** A request body that is not JSON: a multipart upload as bytes or as a stream. */
 export interface UploadBody {
 	/** A Buffer, or a Node.js Readable (typed loosely: community nodes cannot import `stream`). */
@@ -182,6 +197,7 @@ export class VantageClient {
 		for (let attempt = 0; ; attempt++) {
 			if (this.renewal && !renewing) await this.renewal;
 			const renewalsBefore = this.renewals;
+			const tokenUsed = String(this.credentials?.accessToken ?? '');
 			const result = await this.attempt<T>(req, options);
 			renewing?.();
 			renewing = undefined;
@@ -192,7 +208,7 @@ export class VantageClient {
 				// Expired or revoked token: one sign-in for every request in flight, then send again.
 				// Vantage refused the request without handling it, so resending is safe.
 				signedInAgain = true;
-				renewing = this.startRenewal(renewalsBefore);
+				renewing = this.startRenewal(renewalsBefore, tokenUsed);
 				continue;
 			}
 			if (failure.kind === 'http' && failure.status === 429) refusedForLoad++;
@@ -225,14 +241,37 @@ export class VantageClient {
 	 * per expiry, not one per request in flight). Returns the function that ends the wait, or
 	 * undefined when another request is already signing in or has done so.
 	 */
-	private startRenewal(renewalsBefore: number): (() => void) | undefined {
+	private startRenewal(renewalsBefore: number, tokenUsed: string): (() => void) | undefined {
 		const credentials = this.credentials;
 		if (!credentials || !this.credentialOptions()) return undefined;
 		if (this.renewals !== renewalsBefore || this.renewal) return undefined;
+		const key = this.node.credentials?.[CREDENTIAL_TYPE]?.id ?? '';
+		const shared = key && tokenUsed ? sharedRenewals.get(key) : undefined;
+		if (shared && shared.refused === tokenUsed) {
+			// Another execution of this process is signing in (or has) for the same refused token.
+			this.renewal = shared.token.then((token) => {
+				// Its sign-in failed: clear the token so that this client's next attempt signs in.
+				credentials.accessToken = token ?? '';
+				this.renewals++;
+				this.renewal = undefined;
+			});
+			return undefined;
+		}
 		credentials.accessToken = '';
 		let finish!: () => void;
+		let signedIn!: (token: string | undefined) => void;
+		if (key && tokenUsed) {
+			const entry: SharedRenewal = {
+				refused: tokenUsed,
+				token: new Promise<string | undefined>((resolve) => (signedIn = resolve)),
+			};
+			sharedRenewals.set(key, entry);
+		}
 		this.renewal = new Promise<void>((resolve) => {
 			finish = () => {
+				const token = credentials.accessToken ? String(credentials.accessToken) : undefined;
+				signedIn?.(token);
+				if (!token && sharedRenewals.get(key)?.refused === tokenUsed) sharedRenewals.delete(key);
 				this.renewals++;
 				this.renewal = undefined;
 				resolve();
