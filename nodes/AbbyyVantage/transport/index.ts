@@ -14,7 +14,7 @@ import { baseUrlProblem, resolveBaseUrl } from '../../../credentials/AbbyyVantag
 import { CancelledError, pause } from '../helpers/time';
 import type { Endpoint } from './endpoints';
 import { describeFailure, toNodeApiError, type Failure } from './errors';
-import { AUTO_LIMITS, RequestLimiter, sharedLimiter } from './limiter';
+import { AUTO_LIMITS, RequestLimiter, sharedLimiter, type Slot } from './limiter';
 import {
 	backoffDelay,
 	DEFAULT_RETRY_SETTINGS,
@@ -190,6 +190,9 @@ export class VantageClient {
 			options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 		}
 		if (req.binary) options.encoding = 'arraybuffer';
+		// A request with a body is never redirected by Vantage, and following redirects makes the
+		// HTTP client keep a copy of every chunk written (a 200 MB upload held twice in memory).
+		if (req.body !== undefined || req.upload) options.disableFollowRedirect = true;
 
 		let signedInAgain = false;
 		let refusedForLoad = 0;
@@ -282,9 +285,9 @@ export class VantageClient {
 
 	/** One HTTP attempt within the limiter; the limiter learns from the answer. */
 	private async attempt<T>(req: VantageRequest, options: IHttpRequestOptions): Promise<Attempt<T>> {
-		let release: () => void;
+		let slot: Slot;
 		try {
-			release = await this.limiter.acquire(this.signal);
+			slot = await this.limiter.acquire(this.signal);
 		} catch {
 			return { ok: false, failure: { kind: 'cancelled' }, singleUseBody: false };
 		}
@@ -323,11 +326,12 @@ export class VantageClient {
 				const asked = parseRetryAfter(failure.retryAfter);
 				this.limiter.throttled(
 					asked === undefined ? undefined : Math.min(asked, this.settings.maxDelayMs),
+					slot.epoch,
 				);
 			} else if (failure.kind === 'http') this.limiter.succeeded();
 			return { ok: false, failure, singleUseBody };
 		} finally {
-			release();
+			slot.release();
 		}
 	}
 

@@ -2,9 +2,12 @@ import { pause } from '../helpers/time';
 
 /**
  * How many requests are in flight at once. Adaptive (Concurrency = Auto): starts at 4, doubles
- * per window of healthy answers until the first sign of pressure, then grows by one per window,
- * up to 16; halves on 429, 503 or a timeout; a Retry-After pauses every sender, not only the
- * one that was refused. Fixed: a pinned number, never changed.
+ * per window of healthy answers until the first sign of pressure, up to 16; halves on 429, 503
+ * or a timeout (once per episode: answers to requests sent before the halving do not halve
+ * again), then climbs back quickly to one below the level that was refused and stays there,
+ * probing one higher only after many healthy windows. So under a service limit of N in flight it
+ * settles at N instead of sawing between N/2 and N. A Retry-After pauses every sender, not only
+ * the one that was refused. Fixed: a pinned number, never changed.
  */
 export interface LimiterSettings {
 	initial: number;
@@ -14,6 +17,15 @@ export interface LimiterSettings {
 
 export const AUTO_LIMITS = { initial: 4, max: 16 };
 
+/** Healthy windows spent just below a refused level before trying that level again. */
+const PROBE_WINDOWS = 16;
+
+/** A slot in flight: release it when the answer is in; `epoch` tells which limit it was sent at. */
+export interface Slot {
+	release: () => void;
+	epoch: number;
+}
+
 export class RequestLimiter {
 	private limit: number;
 	private inFlight = 0;
@@ -21,6 +33,11 @@ export class RequestLimiter {
 	private healthyInWindow = 0;
 	private slowStart = true;
 	private pausedUntil = 0;
+	/** Bumped by every decrease: answers to requests sent before it belong to that episode. */
+	private epoch = 0;
+	/** The limit at which the service last signalled pressure (undefined: none yet, or outgrown). */
+	private refusedAt: number | undefined;
+	private windowsAtCeiling = 0;
 	/** The largest limit reached, for reports. */
 	peak: number;
 
@@ -33,8 +50,8 @@ export class RequestLimiter {
 		return this.limit;
 	}
 
-	/** Wait for a slot (and for any Retry-After pause); call the returned function when done. */
-	async acquire(signal?: AbortSignal): Promise<() => void> {
+	/** Wait for a slot (and for any Retry-After pause); release it when the answer is in. */
+	async acquire(signal?: AbortSignal): Promise<Slot> {
 		for (;;) {
 			const wait = this.pausedUntil - Date.now();
 			if (wait > 0) await pause(wait, signal);
@@ -43,11 +60,14 @@ export class RequestLimiter {
 		}
 		this.inFlight++;
 		let released = false;
-		return () => {
-			if (released) return;
-			released = true;
-			this.inFlight--;
-			this.wakeUp();
+		return {
+			epoch: this.epoch,
+			release: () => {
+				if (released) return;
+				released = true;
+				this.inFlight--;
+				this.wakeUp();
+			},
 		};
 	}
 
@@ -56,19 +76,40 @@ export class RequestLimiter {
 		if (!this.settings.adaptive || this.limit >= this.settings.max) return;
 		if (++this.healthyInWindow < this.limit) return;
 		this.healthyInWindow = 0;
-		this.limit = Math.min(this.settings.max, this.slowStart ? this.limit * 2 : this.limit + 1);
+		this.limit = Math.min(this.settings.max, this.grown());
 		this.peak = Math.max(this.peak, this.limit);
 		this.wakeUp();
 	}
 
-	/** A 429, 503 or a timeout: the service is under pressure. */
-	throttled(retryAfterMs?: number): void {
+	/** The limit after a window of healthy answers. */
+	private grown(): number {
+		if (this.slowStart) return this.limit * 2;
+		if (this.refusedAt === undefined) return this.limit + 1;
+		// Back quickly to just below the refused level.
+		const below = this.refusedAt - 1;
+		if (this.limit < below) return Math.min(below, this.limit * 2);
+		// There: try the refused level again only now and then; if it holds, it is outgrown.
+		if (++this.windowsAtCeiling < PROBE_WINDOWS) return this.limit;
+		this.windowsAtCeiling = 0;
+		this.refusedAt = undefined;
+		return this.limit + 1;
+	}
+
+	/**
+	 * A 429, 503 or a timeout: the service is under pressure. `sentAt` is the slot's epoch: a
+	 * refusal of a request sent before the last decrease is part of that episode and was counted.
+	 */
+	throttled(retryAfterMs?: number, sentAt?: number): void {
 		if (retryAfterMs !== undefined && retryAfterMs > 0) {
 			this.pausedUntil = Math.max(this.pausedUntil, Date.now() + retryAfterMs);
 		}
 		if (!this.settings.adaptive) return;
+		if (sentAt !== undefined && sentAt !== this.epoch) return;
+		this.epoch++;
 		this.slowStart = false;
 		this.healthyInWindow = 0;
+		this.windowsAtCeiling = 0;
+		this.refusedAt = this.limit;
 		this.limit = Math.max(1, Math.floor(this.limit / 2));
 	}
 

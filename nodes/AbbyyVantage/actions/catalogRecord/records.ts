@@ -4,7 +4,8 @@ import { asNodeError, errorItem, invalid } from '../../helpers/errors';
 import { MAX_RECORDS_PER_CATALOG } from '../../helpers/recordValues';
 import type { VantageClient } from '../../transport';
 import { readCatalogId } from '../catalog/shared';
-import { CatalogColumns, readRecord, type CatalogRecord } from './shared';
+import { perItemReader } from '../../helpers/parameters';
+import { CatalogColumns, recordReader, type CatalogRecord } from './shared';
 
 /** The records of one catalog from the input items, deduplicated by id (the later item wins). */
 export interface CatalogGroup {
@@ -30,12 +31,14 @@ export async function readGroups(
 ): Promise<CatalogGroup[]> {
 	const continueOnFail = ctx.continueOnFail();
 	const columns = new CatalogColumns(client);
+	const catalogIdOf = perItemReader(ctx, 'catalogId', (i) => readCatalogId(ctx, i));
+	const readRecord = recordReader(ctx, items);
 	const groups = new Map<string, CatalogGroup & { byId: Map<string, CatalogRecord> }>();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const catalogId = readCatalogId(ctx, itemIndex);
+			const catalogId = catalogIdOf(itemIndex);
 			const catalog = await columns.of(catalogId, itemIndex);
-			const record = readRecord(ctx, items, itemIndex, catalog.columns);
+			const record = readRecord(itemIndex, catalog.columns);
 			let group = groups.get(catalogId);
 			if (!group) {
 				group = {

@@ -7,6 +7,7 @@ import type {
 
 import { MAX_RECORDS_PER_REQUEST } from '../../constants';
 import { invalid } from '../../helpers/errors';
+import { perItemReader } from '../../helpers/parameters';
 import { toColumnStrings, type CatalogColumn } from '../../helpers/recordValues';
 import { describeValue, requireInteger } from '../../helpers/validation';
 import { RECORD_ID_FIELD } from '../../methods/resourceMapping';
@@ -98,53 +99,65 @@ export class CatalogColumns {
 }
 
 /**
- * One input item as a catalog record, from the Columns mapper: values mapped below, or the
- * item's own fields (auto-map). Only the catalog's columns are sent; the matching field gives
- * the id. Values the catalog cannot hold are refused here, naming the item and the column.
+ * Input items as catalog records, from the Columns mapper: values mapped below, or the item's own
+ * fields (auto-map). Only the catalog's columns are sent; the matching field gives the id. Values
+ * the catalog cannot hold are refused here, naming the item and the column. The mapping's settings
+ * are read once when they hold no expression.
  */
-export function readRecord(
+export function recordReader(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
-	itemIndex: number,
-	columns: CatalogColumn[],
-): CatalogRecord & { mapped: string[] } {
-	const mappingMode = ctx.getNodeParameter('columns.mappingMode', itemIndex, 'defineBelow');
-	const values =
-		mappingMode === 'autoMapInputData'
-			? items[itemIndex].json
-			: ((ctx.getNodeParameter('columns.value', itemIndex, {}) ?? {}) as IDataObject);
-	const matching = ctx.getNodeParameter('columns.matchingColumns', itemIndex, [
-		RECORD_ID_FIELD,
-	]) as string[];
-	const idField =
-		Array.isArray(matching) && typeof matching[0] === 'string' ? matching[0] : RECORD_ID_FIELD;
-	const rawId = values[idField];
-	const id =
-		typeof rawId === 'string'
-			? rawId.trim()
-			: typeof rawId === 'number' && Number.isFinite(rawId)
-				? String(rawId)
-				: '';
-	if (!id) {
-		throw invalid(
-			ctx,
-			itemIndex,
-			`The record ID ("${idField === RECORD_ID_FIELD ? 'Record ID' : idField}") is empty: ${describeValue(rawId)}`,
-			'Map a value to the field chosen under Record ID From.',
-		);
-	}
-	const fields: Record<string, string[]> = {};
-	const mapped: string[] = [];
-	for (const column of columns) {
-		if (!(column.name in values)) continue;
-		const result = toColumnStrings(values[column.name], column);
-		if ('problem' in result) {
-			throw invalid(ctx, itemIndex, `Column "${column.name}" of record "${id}" ${result.problem}`);
+): (itemIndex: number, columns: CatalogColumn[]) => CatalogRecord & { mapped: string[] } {
+	const mappingModeOf = perItemReader(ctx, 'columns.mappingMode', (i) =>
+		ctx.getNodeParameter('columns.mappingMode', i, 'defineBelow'),
+	);
+	const valuesOf = perItemReader(
+		ctx,
+		'columns.value',
+		(i) => (ctx.getNodeParameter('columns.value', i, {}) ?? {}) as IDataObject,
+	);
+	const idFieldOf = perItemReader(ctx, 'columns.matchingColumns', (i) => {
+		const matching = ctx.getNodeParameter('columns.matchingColumns', i, [RECORD_ID_FIELD]);
+		return Array.isArray(matching) && typeof matching[0] === 'string'
+			? matching[0]
+			: RECORD_ID_FIELD;
+	});
+	return (itemIndex, columns) => {
+		const values =
+			mappingModeOf(itemIndex) === 'autoMapInputData' ? items[itemIndex].json : valuesOf(itemIndex);
+		const idField = idFieldOf(itemIndex);
+		const rawId = values[idField];
+		const id =
+			typeof rawId === 'string'
+				? rawId.trim()
+				: typeof rawId === 'number' && Number.isFinite(rawId)
+					? String(rawId)
+					: '';
+		if (!id) {
+			throw invalid(
+				ctx,
+				itemIndex,
+				`The record ID ("${idField === RECORD_ID_FIELD ? 'Record ID' : idField}") is empty: ${describeValue(rawId)}`,
+				'Map a value to the field chosen under Record ID From.',
+			);
 		}
-		fields[column.name] = result.strings;
-		mapped.push(column.name);
-	}
-	return { id, fields, item: itemIndex, mapped };
+		const fields: Record<string, string[]> = {};
+		const mapped: string[] = [];
+		for (const column of columns) {
+			if (!(column.name in values)) continue;
+			const result = toColumnStrings(values[column.name], column);
+			if ('problem' in result) {
+				throw invalid(
+					ctx,
+					itemIndex,
+					`Column "${column.name}" of record "${id}" ${result.problem}`,
+				);
+			}
+			fields[column.name] = result.strings;
+			mapped.push(column.name);
+		}
+		return { id, fields, item: itemIndex, mapped };
+	};
 }
 
 /** The Batch Size option of every operation that writes records or deletes IDs. */

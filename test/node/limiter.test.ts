@@ -1,0 +1,82 @@
+import { RequestLimiter } from '../../nodes/AbbyyVantage/transport/limiter';
+
+/**
+ * Concurrency Auto against a service that refuses (429) every request arriving while `capacity`
+ * others are being handled, as the simulator's rate limit does: many senders, each answer after a
+ * few milliseconds. Returns the limit and the requests in flight seen at each arrival.
+ */
+async function drive(capacity: number, requests: number, senders = 40) {
+	const limiter = new RequestLimiter({ initial: 4, max: 16, adaptive: true });
+	let atService = 0;
+	let refused = 0;
+	const inFlight: number[] = [];
+	const limits: number[] = [];
+	let left = requests;
+	let sent = 0;
+	const sender = async () => {
+		while (left > 0) {
+			const slot = await limiter.acquire();
+			left--;
+			atService++;
+			const ok = atService <= capacity;
+			inFlight.push(atService);
+			// Answers take 1–4 ms, so that senders do not move in lockstep.
+			await new Promise((resolve) => setTimeout(resolve, 1 + (sent++ % 4)));
+			atService--;
+			if (ok) limiter.succeeded();
+			else {
+				refused++;
+				left++; // a 429 was not processed: it is sent again
+				limiter.throttled(undefined, slot.epoch);
+			}
+			limits.push(limiter.current);
+			slot.release();
+		}
+	};
+	await Promise.all(Array.from({ length: senders }, sender));
+	return { limits, inFlight, refused };
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+
+describe('Concurrency Auto (RequestLimiter)', () => {
+	test('grows from 4 to 16 while answers are healthy', async () => {
+		const { limits, refused } = await drive(100, 400);
+		expect(refused).toBe(0);
+		expect(limits[0]).toBe(4);
+		expect(limits.at(-1)).toBe(16);
+	});
+
+	test.each([3, 6, 10])(
+		'under a limit of %i in flight it settles at that limit instead of sawing below it',
+		async (capacity) => {
+			const { limits, inFlight, refused } = await drive(capacity, 3000);
+			const settled = limits.slice(limits.length / 2);
+			// Halving happens, but the climb back stops one below the refused level.
+			expect(Math.min(...settled)).toBeLessThan(capacity);
+			expect(mean(settled)).toBeGreaterThanOrEqual(capacity - 1);
+			expect(mean(inFlight.slice(inFlight.length / 2))).toBeGreaterThanOrEqual(0.8 * capacity);
+			// Probing the refused level again is rare: refusals stay a small share of the requests.
+			expect(refused).toBeLessThan(3000 * 0.08);
+		},
+	);
+
+	test('one overshoot halves once: refusals of requests sent at the old limit do not halve again', () => {
+		const limiter = new RequestLimiter({ initial: 8, max: 16, adaptive: true });
+		limiter.throttled(undefined, 0);
+		limiter.throttled(undefined, 0);
+		limiter.throttled(undefined, 0);
+		expect(limiter.current).toBe(4);
+		limiter.throttled(undefined, 1);
+		expect(limiter.current).toBe(2);
+	});
+
+	test('a pinned number never changes; a Retry-After still pauses every sender', async () => {
+		const limiter = new RequestLimiter({ initial: 3, max: 3, adaptive: false });
+		limiter.throttled(200, 0);
+		expect(limiter.current).toBe(3);
+		const started = Date.now();
+		(await limiter.acquire()).release();
+		expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+	});
+});
