@@ -27,7 +27,7 @@ async function drive(capacity: number, requests: number, senders = 40) {
 			else {
 				refused++;
 				left++; // a 429 was not processed: it is sent again
-				limiter.throttled(undefined, slot.epoch);
+				limiter.throttled(undefined, slot);
 			}
 			limits.push(limiter.current);
 			slot.release();
@@ -63,17 +63,30 @@ describe('Concurrency Auto (RequestLimiter)', () => {
 
 	test('one overshoot halves once: refusals of requests sent at the old limit do not halve again', () => {
 		const limiter = new RequestLimiter({ initial: 8, max: 16, adaptive: true });
-		limiter.throttled(undefined, 0);
-		limiter.throttled(undefined, 0);
-		limiter.throttled(undefined, 0);
+		limiter.throttled(undefined, { epoch: 0, position: 8 });
+		limiter.throttled(undefined, { epoch: 0, position: 7 });
+		limiter.throttled(undefined, { epoch: 0, position: 6 });
 		expect(limiter.current).toBe(4);
-		limiter.throttled(undefined, 1);
+		limiter.throttled(undefined, { epoch: 1, position: 4 });
 		expect(limiter.current).toBe(2);
+	});
+
+	test('climbs back to one below the fewest requests in flight that were refused, and stays there', () => {
+		const limiter = new RequestLimiter({ initial: 8, max: 16, adaptive: true });
+		limiter.throttled(undefined, { epoch: 0, position: 8 });
+		limiter.throttled(undefined, { epoch: 0, position: 7 });
+		for (let i = 0; i < 4; i++) limiter.succeeded();
+		expect(limiter.current).toBe(6);
+		for (let i = 0; i < 6 * 15; i++) limiter.succeeded();
+		expect(limiter.current).toBe(6);
+		// Then, now and then, one more is tried.
+		for (let i = 0; i < 6; i++) limiter.succeeded();
+		expect(limiter.current).toBe(7);
 	});
 
 	test('a pinned number never changes; a Retry-After still pauses every sender', async () => {
 		const limiter = new RequestLimiter({ initial: 3, max: 3, adaptive: false });
-		limiter.throttled(200, 0);
+		limiter.throttled(200, { epoch: 0, position: 1 });
 		expect(limiter.current).toBe(3);
 		const started = Date.now();
 		(await limiter.acquire()).release();

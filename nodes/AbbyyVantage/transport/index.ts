@@ -326,7 +326,7 @@ export class VantageClient {
 				const asked = parseRetryAfter(failure.retryAfter);
 				this.limiter.throttled(
 					asked === undefined ? undefined : Math.min(asked, this.settings.maxDelayMs),
-					slot.epoch,
+					slot,
 				);
 			} else if (failure.kind === 'http') this.limiter.succeeded();
 			return { ok: false, failure, singleUseBody };

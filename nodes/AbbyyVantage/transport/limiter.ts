@@ -19,11 +19,17 @@ export const AUTO_LIMITS = { initial: 4, max: 16 };
 
 /** Healthy windows spent just below a refused level before trying that level again. */
 const PROBE_WINDOWS = 16;
+/** The same after a refusal with a Retry-After: a failed probe then pauses every sender. */
+const PROBE_WINDOWS_AFTER_RETRY_AFTER = 64;
 
-/** A slot in flight: release it when the answer is in; `epoch` tells which limit it was sent at. */
+/**
+ * A slot in flight: release it when the answer is in. `epoch` tells which limit it was sent at;
+ * `position` how many of this limiter's requests were in flight with it (itself included).
+ */
 export interface Slot {
 	release: () => void;
 	epoch: number;
+	position: number;
 }
 
 export class RequestLimiter {
@@ -38,6 +44,7 @@ export class RequestLimiter {
 	/** The limit at which the service last signalled pressure (undefined: none yet, or outgrown). */
 	private refusedAt: number | undefined;
 	private windowsAtCeiling = 0;
+	private probeWindows = PROBE_WINDOWS;
 	/** The largest limit reached, for reports. */
 	peak: number;
 
@@ -62,6 +69,7 @@ export class RequestLimiter {
 		let released = false;
 		return {
 			epoch: this.epoch,
+			position: this.inFlight,
 			release: () => {
 				if (released) return;
 				released = true;
@@ -89,27 +97,35 @@ export class RequestLimiter {
 		const below = this.refusedAt - 1;
 		if (this.limit < below) return Math.min(below, this.limit * 2);
 		// There: try the refused level again only now and then; if it holds, it is outgrown.
-		if (++this.windowsAtCeiling < PROBE_WINDOWS) return this.limit;
+		if (++this.windowsAtCeiling < this.probeWindows) return this.limit;
 		this.windowsAtCeiling = 0;
 		this.refusedAt = undefined;
 		return this.limit + 1;
 	}
 
 	/**
-	 * A 429, 503 or a timeout: the service is under pressure. `sentAt` is the slot's epoch: a
-	 * refusal of a request sent before the last decrease is part of that episode and was counted.
+	 * A 429, 503 or a timeout: the service is under pressure. `sent` is the refused request's slot:
+	 * a refusal of a request sent before the last decrease is part of that episode, which halves
+	 * once; each of its refusals narrows the refused level to the fewest requests in flight seen
+	 * refused.
 	 */
-	throttled(retryAfterMs?: number, sentAt?: number): void {
-		if (retryAfterMs !== undefined && retryAfterMs > 0) {
-			this.pausedUntil = Math.max(this.pausedUntil, Date.now() + retryAfterMs);
-		}
+	throttled(retryAfterMs?: number, sent?: Pick<Slot, 'epoch' | 'position'>): void {
+		const retryAfter = retryAfterMs !== undefined && retryAfterMs > 0;
+		if (retryAfter) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + retryAfterMs);
 		if (!this.settings.adaptive) return;
-		if (sentAt !== undefined && sentAt !== this.epoch) return;
+		const refusedWith = sent ? Math.min(sent.position, this.limit) : this.limit;
+		if (sent !== undefined && sent.epoch !== this.epoch) {
+			if (sent.epoch === this.epoch - 1 && this.refusedAt !== undefined) {
+				this.refusedAt = Math.max(1, Math.min(this.refusedAt, sent.position));
+			}
+			return;
+		}
 		this.epoch++;
 		this.slowStart = false;
 		this.healthyInWindow = 0;
 		this.windowsAtCeiling = 0;
-		this.refusedAt = this.limit;
+		this.probeWindows = retryAfter ? PROBE_WINDOWS_AFTER_RETRY_AFTER : PROBE_WINDOWS;
+		this.refusedAt = refusedWith;
 		this.limit = Math.max(1, Math.floor(this.limit / 2));
 	}
 
