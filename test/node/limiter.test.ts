@@ -1,3 +1,5 @@
+import { sleep } from 'n8n-workflow';
+
 import { RequestLimiter } from '../../nodes/AbbyyVantage/transport/limiter';
 
 /**
@@ -21,7 +23,7 @@ async function drive(capacity: number, requests: number, senders = 40) {
 			const ok = atService <= capacity;
 			inFlight.push(atService);
 			// Answers take 1–4 ms, so that senders do not move in lockstep.
-			await new Promise((resolve) => setTimeout(resolve, 1 + (sent++ % 4)));
+			await sleep(1 + (sent++ % 4));
 			atService--;
 			if (ok) limiter.succeeded();
 			else {
