@@ -1,8 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 /**
- * The benchmarked clean-up, shared by the n8n-core worker, the floor and the real-n8n workflows so
- * that every client deletes from the same catalog with the same node settings.
+ * The benchmarked work, shared by the n8n-core worker, the floor and the real-n8n workflows so
+ * that every client does the same thing with the same node settings.
  */
 export const BENCH_CATALOG = 'Vendors';
 
@@ -18,3 +18,137 @@ export function recordDeleteParameters(concurrency?: number): INodeParameters {
 		...(concurrency === undefined ? {} : { options: { concurrency } }),
 	};
 }
+
+// ------------------------------------------------------------------ Process Document
+
+export const PROCESS = {
+	documents: 200,
+	skillId: 'invoice-skill',
+	processingMs: 2000,
+	concurrency: 8,
+	pollSeconds: 1,
+};
+
+/** Transaction → Process Document, one transaction per item, polling every second. */
+export function processDocumentParameters(options: Record<string, unknown> = {}): INodeParameters {
+	return {
+		resource: 'transaction',
+		operation: 'processDocument',
+		skillId: { __rl: true, mode: 'id', value: PROCESS.skillId },
+		options: {
+			concurrency: PROCESS.concurrency,
+			pollInterval: PROCESS.pollSeconds,
+			maxPollInterval: PROCESS.pollSeconds,
+			...options,
+		},
+	} as INodeParameters;
+}
+
+/** The invoice number of document `i`: the simulator extracts it, both clients check it. */
+export const invoiceNumber = (i: number) => `INV-${String(i).padStart(5, '0')}`;
+
+// ------------------------------------------------------------------ Upload memory
+
+export const UPLOAD = { megabytes: 200, fileName: 'scan-200mb.pdf' };
+
+// ------------------------------------------------------------------ Catalog Sync
+
+export const SYNC = {
+	catalog: 'Vendors sync',
+	records: 200_000,
+	/** One in a hundred records is removed, one changed, and as many are new. */
+	changeEvery: 100,
+	concurrency: 8,
+	pageSize: 1000,
+	batchSize: 5000,
+};
+
+const COUNTRIES = ['DE', 'FR', 'IT', 'ES', 'NL', 'AT', 'PL', 'SE'];
+
+export const syncId = (i: number) => `vendor-${String(i).padStart(6, '0')}`;
+
+/** The catalog before the sync: SYNC.records records with Name and Country. */
+export function* syncCatalogRecords(): Generator<{ id: string; fields: Record<string, string[]> }> {
+	for (let i = 0; i < SYNC.records; i++) {
+		yield { id: syncId(i), fields: { Name: [`Vendor ${i}`], Country: [COUNTRIES[i % 8]] } };
+	}
+}
+
+export interface SyncItem {
+	recordId: string;
+	Name: string;
+	Country: string;
+	[key: string]: string;
+}
+
+/**
+ * The source: the catalog with 1 % removed (i % 100 = 0), 1 % changed (i % 100 = 1: another
+ * country) and 1 % added (new ids after the last one). As many items as the catalog has records.
+ */
+export function syncSourceItems(): SyncItem[] {
+	const items: SyncItem[] = [];
+	for (let i = 0; i < SYNC.records; i++) {
+		const slot = i % SYNC.changeEvery;
+		if (slot === 0) continue;
+		const country = COUNTRIES[(i + (slot === 1 ? 1 : 0)) % 8];
+		items.push({ recordId: syncId(i), Name: `Vendor ${i}`, Country: country });
+	}
+	const added = SYNC.records / SYNC.changeEvery;
+	for (let i = SYNC.records; i < SYNC.records + added; i++) {
+		items.push({ recordId: syncId(i), Name: `Vendor ${i}`, Country: COUNTRIES[i % 8] });
+	}
+	return items;
+}
+
+/** The same source as a Code node's JavaScript, for the real-n8n workflow. */
+export function syncSourceCode(): string {
+	return [
+		`const countries = ${JSON.stringify(COUNTRIES)};`,
+		`const id = (i) => 'vendor-' + String(i).padStart(6, '0');`,
+		'const items = [];',
+		`for (let i = 0; i < ${SYNC.records}; i++) {`,
+		`  const slot = i % ${SYNC.changeEvery};`,
+		'  if (slot === 0) continue;',
+		'  items.push({ json: { recordId: id(i), Name: `Vendor ${i}`, Country: countries[(i + (slot === 1 ? 1 : 0)) % 8] } });',
+		'}',
+		`for (let i = ${SYNC.records}; i < ${SYNC.records + SYNC.records / SYNC.changeEvery}; i++) {`,
+		'  items.push({ json: { recordId: id(i), Name: `Vendor ${i}`, Country: countries[i % 8] } });',
+		'}',
+		'return items;',
+	].join('\n');
+}
+
+/** What a correct sync reports. */
+export const SYNC_EXPECTED = {
+	toAdd: SYNC.records / SYNC.changeEvery,
+	toUpdate: SYNC.records / SYNC.changeEvery,
+	toDelete: SYNC.records / SYNC.changeEvery,
+};
+
+/** Catalog Record → Sync, auto-mapped columns, record id from `recordId`, no reindex. */
+export function syncParameters(
+	concurrency: number | undefined = SYNC.concurrency,
+): INodeParameters {
+	return {
+		resource: 'catalogRecord',
+		operation: 'sync',
+		catalogId: { __rl: true, mode: 'id', value: SYNC.catalog },
+		columns: {
+			mappingMode: 'autoMapInputData',
+			value: null,
+			matchingColumns: ['recordId'],
+			schema: [],
+		},
+		options: { reindex: false, ...(concurrency === undefined ? {} : { concurrency }) },
+	} as INodeParameters;
+}
+
+// ------------------------------------------------------------------ Adaptive concurrency
+
+export const ADAPTIVE = {
+	/** The floor's cap: the Auto limiter's ceiling. */
+	floorConcurrency: 16,
+	latencyMs: 50,
+	/** The simulated service refuses (429) a request above this many in flight. */
+	maxInFlight: 6,
+};

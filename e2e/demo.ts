@@ -11,12 +11,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
-import { n8n, parseRun } from './lib/n8n';
+import { n8n, parseRun, ROOT } from './lib/n8n';
 import { setUp } from './lib/setup';
 import { SYNC_CATALOG } from './lib/vendors';
 
 /** examples/catalog-sync.json */
 const SYNC_WORKFLOW = 'vantageExSync00001';
+/** Trigger nodes start a workflow from n8n's schedule, never from `n8n execute`. */
+const POLLING_TRIGGER = 'n8n-nodes-abbyy-vantage.abbyyVantageTrigger';
+/** While the editor is open the simulator completes a transaction this often. */
+const COMPLETE_EVERY_MS = 30_000;
 
 const OWNER = {
 	email: 'demo@example.com',
@@ -118,7 +122,19 @@ async function main(): Promise<void> {
 		`[e2e] sample documents: ${readdirSync(folders.invoices).join(', ')} in ${folders.invoices}; ${readdirSync(folders.attachments).join(', ')} in ${folders.attachments}; ${readdirSync(folders.vendors).join(', ')} in ${folders.vendors}`,
 	);
 	const runs = new Map<string, Json | undefined>();
+	const triggered: string[] = [];
 	for (const workflow of workflows) {
+		const nodes = (JSON.parse(readFileSync(join(ROOT, workflow.file), 'utf8')) as { nodes: Json[] })
+			.nodes;
+		if (nodes.some((node) => node.type === POLLING_TRIGGER)) {
+			// `n8n execute` would hand the trigger's empty start item to the next node instead of
+			// polling: such a workflow runs once activated, in the editor below.
+			triggered.push(`${workflow.name}  (${workflow.file})`);
+			console.log(
+				`\n━━ ${workflow.name}  (${workflow.file}) — not run here: it starts from the ABBYY Vantage Trigger; activate it in the editor`,
+			);
+			continue;
+		}
 		const result = await n8n(instance, ['execute', `--id=${workflow.id}`, '--rawOutput']);
 		const run = parseRun(result.stdout);
 		runs.set(workflow.id, run);
@@ -154,6 +170,10 @@ async function main(): Promise<void> {
 		void sim.stop().then(() => process.exit(code ?? 0));
 	});
 	await waitForReady(url, 120_000);
+	// Something for the trigger examples to find: finished transactions now and every 30 s.
+	sim.seedCompletedTransactions(2);
+	const completing = setInterval(() => sim.seedCompletedTransactions(1), COMPLETE_EVERY_MS);
+	completing.unref();
 	await fetch(`${url}/rest/owner/setup`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
@@ -162,7 +182,16 @@ async function main(): Promise<void> {
 	console.log(`
 Open ${url} and sign in as ${OWNER.email} / ${OWNER.password}.
 The ${workflows.length} example workflows and the executions above are there; the ABBYY Vantage node talks to
-the simulator at ${sim.url}, so "Execute workflow" works in the editor too.
+the simulator at ${sim.url}, so "Execute workflow" works in the editor too.${
+		triggered.length
+			? `
+
+Trigger example${triggered.length === 1 ? '' : 's'}: ${triggered.join(', ')}.
+The simulator completes a transaction every ${COMPLETE_EVERY_MS / 1000} s: open the workflow, click "Fetch Test Event"
+on the ABBYY Vantage Trigger to see the latest one, or activate the workflow (it polls every minute)
+and watch one execution per completed transaction appear under Executions.`
+			: ''
+	}
 
 Press Ctrl-C here to stop n8n and the simulator.`);
 }

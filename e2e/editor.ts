@@ -3,8 +3,9 @@
 /**
  * `npm run test:editor`: opens the editor of a real n8n (the e2e host) in Debian's Chromium through
  * playwright-core (never a browser download), adds the ABBYY Vantage node, switches through every
- * resource and operation, asserts which fields are shown and hidden, and saves a screenshot of each
- * to e2e/.work/test-artifacts/editor/. Ends with `N passed, M failed`.
+ * resource and operation, asserts which fields are shown and hidden, then adds the ABBYY Vantage
+ * Trigger to a new workflow (its events, their fields, Fetch Test Event), and saves a screenshot of
+ * each to e2e/.work/test-artifacts/editor/. Ends with `N passed, M failed`.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -495,6 +496,7 @@ async function main(): Promise<void> {
 			['vantageExInvoices1', 'invoices-to-spreadsheet', 7],
 			['vantageExEmail0001', 'email-attachments', 7],
 			['vantageExSync00001', 'catalog-sync', 6],
+			['vantageExCompleted', 'transaction-completed', 4],
 		] as const) {
 			await check(
 				`examples/${file}.json opens with its ${nodes} nodes and no node issues`,
@@ -723,6 +725,145 @@ async function main(): Promise<void> {
 				const missing = wanted.filter((o) => !offered.includes(o));
 				if (missing.length)
 					throw new Error(`missing: [${missing.join(', ')}]; offered: [${offered.join(', ')}]`);
+			},
+		);
+
+		// The trigger: the first step of a new workflow, chosen in the node creator by its event.
+		const creatorItems = page.locator(
+			'[data-test-id="node-creator"] [data-test-id="item-iterator-item"]',
+		);
+		await check(
+			'ABBYY Vantage Trigger: the node creator offers its three events as triggers and opens the chosen one',
+			async () => {
+				await page.goto(`${url}/workflow/new`);
+				await page.locator('[data-test-id="canvas-add-button"]').first().click();
+				await page.locator('[data-test-id="node-creator-search-bar"]').fill('ABBYY Vantage');
+				await creatorItems.filter({ hasText: 'ABBYY Vantage' }).first().click();
+				const wanted = [
+					'On export finished',
+					'On transaction awaiting manual review',
+					'On transaction completed',
+				];
+				// The node's panel: its triggers (“On …”), then its actions (collapsed).
+				let actions: string[] = [];
+				for (let tries = 0; tries < 60; tries++) {
+					actions = (await creatorItems.allInnerTexts())
+						.map((text) => text.trim())
+						.filter((text) => text.startsWith('On '));
+					if (JSON.stringify(actions) === JSON.stringify(wanted)) break;
+					await page.waitForTimeout(250);
+				}
+				await screenshot('trigger-node-creator');
+				if (JSON.stringify(actions) !== JSON.stringify(wanted))
+					throw new Error(`triggers offered: [${actions.join(', ')}]`);
+				await creatorItems.filter({ hasText: 'On transaction completed' }).first().click();
+				await page.locator('[data-test-id="ndv"]').waitFor();
+				const labels = await visibleLabels(page);
+				const pollTimes = page.locator('[data-test-id="fixed-collection-pollTimes"]').first();
+				if (!labels.includes('Event') || !(await pollTimes.isVisible()))
+					throw new Error(`no Poll Times or Event; labels: ${labels.join(', ')}`);
+			},
+		);
+		const TRIGGER_LABELS = ['Status', 'Skill', 'Registration Parameters', 'Include Results'];
+		// Poll Times shows as its item's Mode; the credential is chosen already (the only one).
+		const ALWAYS = ['Credential', 'Mode', 'Event'];
+		for (const event of [
+			{
+				name: 'Transaction Completed',
+				shown: [...ALWAYS, ...TRIGGER_LABELS, 'Options'],
+				hidden: [],
+			},
+			{
+				name: 'Transaction Awaiting Manual Review',
+				shown: [...ALWAYS, 'Skill', 'Options'],
+				hidden: ['Status', 'Registration Parameters', 'Include Results'],
+			},
+			{
+				name: 'Export Finished',
+				shown: [...ALWAYS, 'Options'],
+				hidden: TRIGGER_LABELS,
+			},
+		]) {
+			await check(
+				`ABBYY Vantage Trigger → ${event.name}: Poll Times, Event, ${event.shown.filter((label) => !ALWAYS.includes(label)).join(', ')}${event.hidden.length ? `; not ${event.hidden.join(', ')}` : ''}`,
+				async () => {
+					await selectOption(page, 'event', event.name);
+					const labels = await visibleLabels(page);
+					await screenshot(`trigger-${event.name.toLowerCase().replace(/ /g, '-')}`);
+					const missing = event.shown.filter((label) => !labels.includes(label));
+					const leaked = event.hidden.filter((label) => labels.includes(label));
+					if (missing.length || leaked.length)
+						throw new Error(
+							`missing: [${missing.join(', ')}]; should be hidden: [${leaked.join(', ')}]; shown: [${labels.join(', ')}]`,
+						);
+					if (event.name === 'Export Finished') {
+						const text = await page.locator('[data-test-id="ndv"]').innerText();
+						if (!text.includes('Tenant Administrator or Processing Supervisor'))
+							throw new Error('no notice about the roles that see export requests');
+					}
+				},
+			);
+		}
+		await check(
+			'ABBYY Vantage Trigger → Transaction Completed: the filters render (Status choices, a registration parameter’s Key and Value, Look Back and Start From)',
+			async () => {
+				await selectOption(page, 'event', 'Transaction Completed');
+				await page.locator('[data-test-id="parameter-input-transactionStatus"]').first().click();
+				const statuses = (await page.getByRole('option').allInnerTexts()).map((t) => t.trim());
+				await page.keyboard.press('Escape');
+				const wantedStatuses = ['Any', 'Cancelled', 'Failed', 'Processed'];
+				if (JSON.stringify(statuses) !== JSON.stringify(wantedStatuses))
+					throw new Error(`Status choices: [${statuses.join(', ')}]`);
+				await page
+					.locator(
+						'[data-test-id="fixed-collection-transactionParameters"] [data-test-id="fixed-collection-add"]',
+					)
+					.first()
+					.click();
+				await page.waitForTimeout(300);
+				const labels = await visibleLabels(page);
+				if (!labels.includes('Key') || !labels.includes('Value'))
+					throw new Error(`no Key and Value after Add Parameter: [${labels.join(', ')}]`);
+				await page
+					.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]')
+					.first()
+					.click();
+				const offered = (await page.getByRole('option').allInnerTexts()).map((t) => t.trim());
+				await screenshot('trigger-transaction-completed-filters');
+				await page.keyboard.press('Escape');
+				const wanted = ['Look Back (Hours)', 'Start From'];
+				const missing = wanted.filter((o) => !offered.includes(o));
+				if (missing.length)
+					throw new Error(
+						`Options missing: [${missing.join(', ')}]; offered: [${offered.join(', ')}]`,
+					);
+			},
+		);
+		await check(
+			'ABBYY Vantage Trigger → Fetch Test Event returns the latest completed transaction from Vantage',
+			async () => {
+				// Remove the registration parameter added above: the event must match no filter.
+				await page
+					.locator(
+						'[data-test-id="fixed-collection-transactionParameters"] [data-test-id="fixed-collection-delete"]',
+					)
+					.first()
+					.click();
+				const [latest] = sim.seedCompletedTransactions(1);
+				sim.clearLog();
+				await page.locator('[data-test-id="node-execute-button"]').first().click();
+				const output = page.locator('[data-test-id="output-panel"]');
+				await output.locator('[data-test-id="radio-button-json"]').click({ timeout: 30_000 });
+				let text = '';
+				for (let tries = 0; tries < 60 && !text.includes(latest); tries++) {
+					await page.waitForTimeout(250);
+					text = await output.innerText();
+				}
+				await screenshot('trigger-fetch-test-event');
+				if (!text.includes(latest))
+					throw new Error(`output has no ${latest}: ${text.slice(0, 400)}`);
+				if (!sim.requestsTo('GetCompletedTransactions').length)
+					throw new Error('the simulator got no GetCompletedTransactions request');
 			},
 		);
 	} finally {

@@ -23,6 +23,7 @@ import {
 	SYNC_CATALOG,
 	type VendorRecord,
 } from './lib/vendors';
+import { triggerSuite } from './trigger';
 
 type Json = Record<string, unknown>;
 type Item = { json: Json; binary?: Json; pairedItem?: unknown };
@@ -996,6 +997,9 @@ async function main(): Promise<void> {
 			}
 		},
 	);
+
+	// The trigger inside n8n started as a server, on the same user folder (./trigger.ts).
+	await triggerSuite(setup);
 
 	await sim.stop();
 	console.log(`\n[e2e] finished in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -9,8 +9,10 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
  * since the list no longer returns them, which keeps the cursor bounded.
  *
  * The cursor lives in the workflow's static data. It changes only after a poll has read
- * everything, one event at a time right before that event is emitted, so n8n stores it with the
- * execution that carries the event; a failed poll changes nothing.
+ * everything, one event at a time right before that event is emitted (with n8n's durable poll
+ * cursors, the copy n8n commits with that event's execution includes it); a failed poll changes
+ * nothing. Without durable cursors n8n saves static data apart from executions, so a crash in
+ * the middle of a poll can lose that poll's events (README, Trigger).
  */
 interface StoredCursor extends IDataObject {
 	event: string;

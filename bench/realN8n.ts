@@ -1,0 +1,356 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions --
+ * Benchmark driver, never shipped: installs the package into a real n8n and runs its CLI. */
+/**
+ * The package inside a real n8n (the e2e host, `e2e/.work/host`): its own user folder, so that it
+ * never shares one with a concurrent e2e run; workflows imported and run with `n8n execute`,
+ * while the memory of n8n's processes (the main process and its task runner) is sampled.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import {
+	closeSync,
+	existsSync,
+	mkdirSync,
+	openSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+} from 'node:fs';
+import { join } from 'node:path';
+
+import {
+	ENCRYPTION_KEY,
+	freePort,
+	HOST,
+	ROOT,
+	WORK,
+	writeJson,
+	type N8nInstance,
+} from '../e2e/lib/n8n';
+import { CREDENTIAL, PACKAGE } from '../e2e/lib/setup';
+import { tokenForm } from '../test/helpers/http';
+import { fixtureCredentialData } from '../test/simulator/simulator';
+import { BENCH_CATALOG, recordDeleteParameters, syncParameters, syncSourceCode } from './scenario';
+
+type Json = Record<string, unknown>;
+
+const N8N_BIN = join(HOST, 'node_modules', '.bin', 'n8n');
+const BENCH_WORK = join(WORK, 'bench');
+
+export function hostInstalled(): boolean {
+	return existsSync(N8N_BIN);
+}
+
+/** Build, pack and install the package into a fresh user folder of the bench's own. */
+export async function benchInstance(simUrl: string): Promise<N8nInstance> {
+	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
+	const packDir = join(BENCH_WORK, 'pack');
+	rmSync(packDir, { recursive: true, force: true });
+	mkdirSync(packDir, { recursive: true });
+	execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: ROOT });
+	const tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
+	const userFolder = join(BENCH_WORK, 'user');
+	rmSync(userFolder, { recursive: true, force: true });
+	const packageDir = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE);
+	mkdirSync(packageDir, { recursive: true });
+	execFileSync('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
+	const filesDir = join(BENCH_WORK, 'files');
+	mkdirSync(filesDir, { recursive: true });
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		// An outer `npm run` exports npm_config_* (ignore-scripts …) that n8n's npm must not see.
+		if (!key.toLowerCase().startsWith('npm_')) env[key] = value;
+	}
+	delete env.NODE_OPTIONS;
+	const instance: N8nInstance = {
+		userFolder,
+		filesDir,
+		env: {
+			...env,
+			PATH: `${join(HOST, 'node_modules', '.bin')}:${process.env.PATH}`,
+			N8N_USER_FOLDER: userFolder,
+			N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
+			N8N_LOG_LEVEL: 'info',
+			N8N_PORT: String(await freePort()),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			DB_SQLITE_POOL_SIZE: '1',
+		},
+	};
+	const credentialsFile = join(BENCH_WORK, 'credentials.json');
+	writeJson(credentialsFile, [
+		{ ...CREDENTIAL, type: 'abbyyVantageApi', data: fixtureCredentialData(simUrl) },
+	]);
+	await mustSucceed(instance, ['import:credentials', `--input=${credentialsFile}`]);
+	const workflowsFile = join(BENCH_WORK, 'workflows.json');
+	writeJson(workflowsFile, workflows(simUrl));
+	await mustSucceed(instance, ['import:workflow', `--input=${workflowsFile}`]);
+	return instance;
+}
+
+async function mustSucceed(instance: N8nInstance, args: string[]): Promise<void> {
+	const result = await runN8n(instance, args);
+	if (result.code !== 0)
+		throw new Error(`n8n ${args[0]} failed:\n${result.stdout}${result.stderr}`);
+}
+
+// ------------------------------------------------------------------ memory of a process tree
+
+function status(pid: number): { hwm: number; rss: number } | undefined {
+	try {
+		const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+		const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(text)?.[1] ?? 0);
+		return { hwm: kb('VmHWM') * 1024, rss: kb('VmRSS') * 1024 };
+	} catch {
+		return undefined;
+	}
+}
+
+function children(pid: number): number[] {
+	const out: number[] = [];
+	for (const name of readdirSync('/proc')) {
+		if (!/^\d+$/.test(name)) continue;
+		try {
+			const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+			// pid (comm) state ppid …: comm may hold spaces, so read after the last ')'.
+			const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+			if (ppid === pid) out.push(Number(name));
+		} catch {
+			// the process ended meanwhile
+		}
+	}
+	return out;
+}
+
+export interface N8nRun {
+	code: number;
+	stdout: string;
+	stderr: string;
+	ms: number;
+	/** Peak resident memory of n8n's main process (VmHWM, sampled every 100 ms). */
+	mainPeakMB: number;
+	/** The same for its child processes (the task runner), the largest of them. */
+	childPeakMB: number;
+	/** The most the whole tree held at one sample. */
+	treePeakMB: number;
+}
+
+/** Run an `n8n` CLI command in the instance, sampling the memory of its processes. */
+export async function runN8n(
+	instance: N8nInstance,
+	args: string[],
+	timeoutMs = 600_000,
+): Promise<N8nRun> {
+	const started = Date.now();
+	return await new Promise((resolveRun) => {
+		// Standard output goes to a file: n8n exits without waiting for a pipe to drain, which cuts
+		// the run JSON of a large execution short; writes to a file are complete when it exits.
+		const stdoutFile = join(BENCH_WORK, 'n8n-stdout.txt');
+		const fd = openSync(stdoutFile, 'w');
+		const child = spawn(N8N_BIN, args, {
+			env: instance.env,
+			cwd: BENCH_WORK,
+			stdio: ['ignore', fd, 'pipe'],
+		});
+		closeSync(fd);
+		let stderr = '';
+		child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+		let mainPeak = 0;
+		let childPeak = 0;
+		let treePeak = 0;
+		const sample = () => {
+			const pid = child.pid;
+			if (!pid) return;
+			const main = status(pid);
+			if (!main) return;
+			mainPeak = Math.max(mainPeak, main.hwm);
+			let tree = main.rss;
+			for (const kid of children(pid)) {
+				const s = status(kid);
+				if (!s) continue;
+				childPeak = Math.max(childPeak, s.hwm);
+				tree += s.rss;
+			}
+			treePeak = Math.max(treePeak, tree);
+		};
+		const sampler = setInterval(sample, 100);
+		const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+		child.on('close', (code) => {
+			clearInterval(sampler);
+			clearTimeout(timer);
+			resolveRun({
+				code: code ?? -1,
+				stdout: readFileSync(stdoutFile, 'utf8'),
+				stderr,
+				ms: Date.now() - started,
+				mainPeakMB: mainPeak / 2 ** 20,
+				childPeakMB: childPeak / 2 ** 20,
+				treePeakMB: treePeak / 2 ** 20,
+			});
+		});
+	});
+}
+
+// ------------------------------------------------------------------ workflows
+
+export const WORKFLOWS = {
+	cleanupAuto: 'vw',
+	cleanup8: 'vw8',
+	cleanupHttp: 'hw',
+	sync: 'sw',
+	/** The same Code node without the sync: what n8n itself holds for 200 000 items. */
+	syncSourceOnly: 'sw0',
+};
+
+function workflows(simUrl: string): Json[] {
+	const credentials = {
+		abbyyVantageApi: { id: CREDENTIAL.id, name: CREDENTIAL.name },
+	};
+	const trigger = {
+		id: 'trg',
+		name: 'Run now',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const generate = {
+		id: 'gen',
+		name: 'Generate 1M IDs',
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [200, 0],
+		parameters: {
+			jsCode:
+				'const items = [];\nfor (let item = 0; item < 1000; item++) {\n  const ids = [];\n  for (let i = 0; i < 1000; i++) ids.push(`record-${item * 1000 + i}`);\n  items.push({ json: { ids } });\n}\nreturn items;',
+		},
+	};
+	const cleanup = (id: string, name: string, concurrency?: number) => ({
+		id,
+		name,
+		nodes: [
+			trigger,
+			generate,
+			{
+				id: 'del',
+				name: 'Delete records',
+				type: 'n8n-nodes-abbyy-vantage.abbyyVantage',
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: recordDeleteParameters(concurrency),
+				credentials,
+			},
+		],
+		connections: {
+			'Run now': { main: [[{ node: 'Generate 1M IDs', type: 'main', index: 0 }]] },
+			'Generate 1M IDs': { main: [[{ node: 'Delete records', type: 'main', index: 0 }]] },
+		},
+	});
+	// The HTTP Request node's form fields: the same password grant the tests send.
+	const form = [...new URLSearchParams(tokenForm())].map(([name, value]) => ({ name, value }));
+	const http = {
+		id: WORKFLOWS.cleanupHttp,
+		name: 'Bench: HTTP Request + Code',
+		nodes: [
+			trigger,
+			{
+				id: 'tok',
+				name: 'Get token',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [200, 0],
+				parameters: {
+					method: 'POST',
+					url: `${simUrl}/auth2/connect/token`,
+					sendBody: true,
+					contentType: 'form-urlencoded',
+					bodyParameters: { parameters: form },
+					options: {},
+				},
+			},
+			{ ...generate, position: [400, 0] },
+			{
+				id: 'chk',
+				name: 'Chunk IDs',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [600, 0],
+				parameters: {
+					jsCode:
+						"const token = $('Get token').first().json.access_token;\nconst unique = [...new Set($input.all().flatMap((item) => item.json.ids))];\nconst out = [];\nfor (let i = 0; i < unique.length; i += 5000) out.push({ json: { ids: unique.slice(i, i + 5000), token } });\nreturn out;",
+				},
+			},
+			{
+				id: 'htd',
+				name: 'HTTP delete',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [800, 0],
+				parameters: {
+					method: 'POST',
+					url: `${simUrl}/api/publicapi/v1/catalogs/${encodeURIComponent(BENCH_CATALOG)}/records/delete`,
+					sendHeaders: true,
+					headerParameters: {
+						parameters: [{ name: 'Authorization', value: '=Bearer {{ $json.token }}' }],
+					},
+					sendBody: true,
+					specifyBody: 'json',
+					jsonBody: '={{ JSON.stringify($json.ids) }}',
+					options: {},
+				},
+			},
+		],
+		connections: {
+			'Run now': { main: [[{ node: 'Get token', type: 'main', index: 0 }]] },
+			'Get token': { main: [[{ node: 'Generate 1M IDs', type: 'main', index: 0 }]] },
+			'Generate 1M IDs': { main: [[{ node: 'Chunk IDs', type: 'main', index: 0 }]] },
+			'Chunk IDs': { main: [[{ node: 'HTTP delete', type: 'main', index: 0 }]] },
+		},
+	};
+	const sync = {
+		id: WORKFLOWS.sync,
+		name: 'Bench: Catalog Sync of 200 000 records',
+		nodes: [
+			trigger,
+			{
+				id: 'src',
+				name: 'Source records',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [200, 0],
+				parameters: { jsCode: syncSourceCode() },
+			},
+			{
+				id: 'syn',
+				name: 'Sync catalog',
+				type: 'n8n-nodes-abbyy-vantage.abbyyVantage',
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: syncParameters(),
+				credentials,
+			},
+		],
+		connections: {
+			'Run now': { main: [[{ node: 'Source records', type: 'main', index: 0 }]] },
+			'Source records': { main: [[{ node: 'Sync catalog', type: 'main', index: 0 }]] },
+		},
+	};
+	const sourceOnly = {
+		...sync,
+		id: WORKFLOWS.syncSourceOnly,
+		name: 'Bench: the 200 000 source items alone',
+		nodes: sync.nodes.slice(0, 2),
+		connections: { 'Run now': sync.connections['Run now'] },
+	};
+	return [
+		cleanup(WORKFLOWS.cleanupAuto, 'Bench: ABBYY Vantage node, Concurrency Auto (default)'),
+		cleanup(WORKFLOWS.cleanup8, 'Bench: ABBYY Vantage node, Concurrency 8', 8),
+		http,
+		sync,
+		sourceOnly,
+	].map((w) => ({ ...w, active: false, settings: { executionOrder: 'v1' } }));
+}
