@@ -13,25 +13,18 @@ import { Readable } from 'node:stream';
 import { Pool, request } from 'undici';
 
 // The fixture alone (no imports), not test/helpers/http: that loads the whole simulator.
-import { FIXTURE } from '../test/simulator/fixture';
+import { tokenForm } from '../test/helpers/http';
 import { BENCH_CATALOG, invoiceNumber, PROCESS, SYNC, type SyncItem } from './scenario';
 
 const API = '/api/publicapi/v1';
 const FINAL = ['Processed', 'Failed', 'Canceled'];
 
-/** The password grant the tests send (test/helpers/http tokenForm). */
+/** The password grant the tests send. */
 export async function token(simUrl: string): Promise<string> {
 	const res = await request(`${simUrl}/auth2/connect/token`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({
-			grant_type: 'password',
-			scope: FIXTURE.scope,
-			username: FIXTURE.username,
-			password: FIXTURE.password,
-			client_id: FIXTURE.clientId,
-			client_secret: FIXTURE.clientSecret,
-		}).toString(),
+		body: tokenForm(),
 	});
 	return ((await res.body.json()) as { access_token: string }).access_token;
 }
