@@ -262,13 +262,12 @@ export class VantageClient {
 		}
 		credentials.accessToken = '';
 		let finish!: () => void;
-		let signedIn!: (token: string | undefined) => void;
+		let signedIn: ((token: string | undefined) => void) | undefined;
 		if (key && tokenUsed) {
-			const entry: SharedRenewal = {
+			sharedRenewals.set(key, {
 				refused: tokenUsed,
 				token: new Promise<string | undefined>((resolve) => (signedIn = resolve)),
-			};
-			sharedRenewals.set(key, entry);
+			});
 		}
 		this.renewal = new Promise<void>((resolve) => {
 			finish = () => {

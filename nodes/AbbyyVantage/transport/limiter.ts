@@ -113,7 +113,6 @@ export class RequestLimiter {
 		const retryAfter = retryAfterMs !== undefined && retryAfterMs > 0;
 		if (retryAfter) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + retryAfterMs);
 		if (!this.settings.adaptive) return;
-		const refusedWith = sent ? Math.min(sent.position, this.limit) : this.limit;
 		if (sent !== undefined && sent.epoch !== this.epoch) {
 			if (sent.epoch === this.epoch - 1 && this.refusedAt !== undefined) {
 				this.refusedAt = Math.max(1, Math.min(this.refusedAt, sent.position));
@@ -125,7 +124,7 @@ export class RequestLimiter {
 		this.healthyInWindow = 0;
 		this.windowsAtCeiling = 0;
 		this.probeWindows = retryAfter ? PROBE_WINDOWS_AFTER_RETRY_AFTER : PROBE_WINDOWS;
-		this.refusedAt = refusedWith;
+		this.refusedAt = sent ? Math.min(sent.position, this.limit) : this.limit;
 		this.limit = Math.max(1, Math.floor(this.limit / 2));
 	}
 

@@ -62,5 +62,5 @@ export function readSkillFilter(
 	itemIndex: number | undefined,
 	value: unknown,
 ): string | undefined {
-	return optionalText(ctx, itemIndex, 'Skill', locatorValue(value))?.trim() || undefined;
+	return optionalText(ctx, itemIndex, 'Skill', locatorValue(value));
 }
