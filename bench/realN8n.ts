@@ -5,23 +5,14 @@
  * never shares one with a concurrent e2e run; workflows imported and run with `n8n execute`,
  * while the memory of n8n's processes (the main process and its task runner) is sampled.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import {
-	closeSync,
-	existsSync,
-	mkdirSync,
-	openSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-} from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
-	ENCRYPTION_KEY,
-	freePort,
+	freshInstance,
 	HOST,
-	ROOT,
+	packPackage,
 	WORK,
 	writeJson,
 	type N8nInstance,
@@ -42,45 +33,7 @@ export function hostInstalled(): boolean {
 
 /** Build, pack and install the package into a fresh user folder of the bench's own. */
 export async function benchInstance(simUrl: string): Promise<N8nInstance> {
-	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
-	const packDir = join(BENCH_WORK, 'pack');
-	rmSync(packDir, { recursive: true, force: true });
-	mkdirSync(packDir, { recursive: true });
-	execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: ROOT });
-	const tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
-	const userFolder = join(BENCH_WORK, 'user');
-	rmSync(userFolder, { recursive: true, force: true });
-	const packageDir = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE);
-	mkdirSync(packageDir, { recursive: true });
-	execFileSync('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
-	const filesDir = join(BENCH_WORK, 'files');
-	mkdirSync(filesDir, { recursive: true });
-	const env: NodeJS.ProcessEnv = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		// An outer `npm run` exports npm_config_* (ignore-scripts …) that n8n's npm must not see.
-		if (!key.toLowerCase().startsWith('npm_')) env[key] = value;
-	}
-	delete env.NODE_OPTIONS;
-	const instance: N8nInstance = {
-		userFolder,
-		filesDir,
-		env: {
-			...env,
-			PATH: `${join(HOST, 'node_modules', '.bin')}:${process.env.PATH}`,
-			N8N_USER_FOLDER: userFolder,
-			N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_PERSONALIZATION_ENABLED: 'false',
-			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-			N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
-			N8N_LOG_LEVEL: 'info',
-			N8N_PORT: String(await freePort()),
-			N8N_LISTEN_ADDRESS: '127.0.0.1',
-			DB_SQLITE_POOL_SIZE: '1',
-		},
-	};
+	const instance = await freshInstance(packPackage(join(BENCH_WORK, 'pack')), PACKAGE, BENCH_WORK);
 	const credentialsFile = join(BENCH_WORK, 'credentials.json');
 	writeJson(credentialsFile, [
 		{ ...CREDENTIAL, type: 'abbyyVantageApi', data: fixtureCredentialData(simUrl) },

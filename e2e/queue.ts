@@ -20,7 +20,7 @@ import { join } from 'node:path';
 
 import { VantageSimulator, fixtureCredentialData } from '../test/simulator/simulator';
 import { check, finish } from './lib/checks';
-import { ensureHost, freePort, HOST, ROOT, WORK } from './lib/n8n';
+import { ensureHost, freePort, HOST, installPackage, packPackage, ROOT, WORK } from './lib/n8n';
 import {
 	executionRows,
 	output,
@@ -32,11 +32,9 @@ import {
 } from './lib/queue/executions';
 import {
 	LOCK_DURATION_MS,
-	packPackage,
 	QueueCluster,
 	RECOVERY_INTERVAL_MIN,
 	STALLED_INTERVAL_MS,
-	userFolderWithPackage,
 } from './lib/queue/n8nQueue';
 import { startPostgres, type Postgres } from './lib/queue/postgres';
 import { kill, killAllNow, sleep, stop, stopAll, waitUntil } from './lib/queue/processes';
@@ -333,8 +331,7 @@ async function main(): Promise<void> {
 	t = Date.now();
 	console.log('[queue] building and packing the package');
 	const tarball = packPackage(join(work, 'pack'));
-	for (const name of ['main', ...WORKERS])
-		userFolderWithPackage(join(work, name), tarball, PACKAGE);
+	for (const name of ['main', ...WORKERS]) installPackage(join(work, name), tarball, PACKAGE);
 	const cluster = new QueueCluster({
 		work,
 		packageName: PACKAGE,

@@ -14,7 +14,7 @@ export const ROOT = resolve(__dirname, '..', '..');
 export const E2E = resolve(__dirname, '..');
 export const WORK = process.env.E2E_WORK ?? join(E2E, '.work');
 export const HOST = join(WORK, 'host');
-const HOST_BIN = join(HOST, 'node_modules', '.bin');
+export const HOST_BIN = join(HOST, 'node_modules', '.bin');
 const SQLITE_BINDING = join(
 	HOST,
 	'node_modules',
@@ -34,7 +34,7 @@ function log(message: string): void {
  * The environment without the `npm_config_*` variables an outer `npm run` exports: they carry this
  * project's `ignore-scripts=true` into the host's npm, which would then skip building sqlite3.
  */
-function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [key, value] of Object.entries(process.env)) {
 		if (!key.toLowerCase().startsWith('npm_')) env[key] = value;
@@ -98,20 +98,41 @@ export interface N8nInstance {
 	filesDir: string;
 }
 
+/** Build the package and `npm pack` it into `dir` (older tarballs there removed); its path. */
+export function packPackage(dir: string): string {
+	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
+	mkdirSync(dir, { recursive: true });
+	for (const old of readdirSync(dir).filter((f) => f.endsWith('.tgz'))) rmSync(join(dir, old));
+	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT })
+		.toString()
+		.trim()
+		.split('\n')
+		.pop()!;
+	return join(dir, name);
+}
+
 /**
  * A fresh n8n user folder with the package installed the way n8n's community-package installer
  * does it: the `npm pack` tarball extracted into `.n8n/nodes/node_modules/<name>`.
  */
-export async function freshInstance(tarball: string, name: string): Promise<N8nInstance> {
-	const userFolder = join(WORK, 'user');
+export function installPackage(userFolder: string, tarball: string, name: string): void {
 	rmSync(userFolder, { recursive: true, force: true });
 	const packageDir = join(userFolder, '.n8n', 'nodes', 'node_modules', name);
 	mkdirSync(packageDir, { recursive: true });
 	execFileSync('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
-	const filesDir = join(WORK, 'files');
-	rmSync(filesDir, { recursive: true, force: true });
-	mkdirSync(filesDir, { recursive: true });
-	const env: NodeJS.ProcessEnv = cleanEnv({
+}
+
+/**
+ * The settings every n8n process of the suites runs with: the host's n8n first on PATH, its user
+ * folder, the shared encryption key, no telemetry, file access limited to `filesDir`, loopback
+ * only; `extra` adds to them (database, ports, queue mode).
+ */
+export async function n8nEnv(
+	userFolder: string,
+	filesDir: string,
+	extra: NodeJS.ProcessEnv = {},
+): Promise<NodeJS.ProcessEnv> {
+	return cleanEnv({
 		PATH: `${HOST_BIN}:${process.env.PATH}`,
 		N8N_USER_FOLDER: userFolder,
 		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
@@ -122,9 +143,25 @@ export async function freshInstance(tarball: string, name: string): Promise<N8nI
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
 		N8N_LOG_LEVEL: 'info',
-		N8N_PORT: String(await freePort()),
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_SECURE_COOKIE: 'false',
+		...extra,
+	});
+}
+
+/** An n8n instance under `work` (`user/`, `files/`) with the package from `tarball` installed. */
+export async function freshInstance(
+	tarball: string,
+	name: string,
+	work: string = WORK,
+): Promise<N8nInstance> {
+	const userFolder = join(work, 'user');
+	installPackage(userFolder, tarball, name);
+	const filesDir = join(work, 'files');
+	rmSync(filesDir, { recursive: true, force: true });
+	mkdirSync(filesDir, { recursive: true });
+	const env = await n8nEnv(userFolder, filesDir, {
+		N8N_PORT: String(await freePort()),
 		DB_SQLITE_POOL_SIZE: '1',
 	});
 	return { userFolder, env, filesDir };

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, no-console --
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console --
  * End-to-end infrastructure, never shipped. */
 /**
  * One set-up shared by the e2e suite and the demo: pack the package, give a fresh n8n user folder
@@ -6,7 +6,6 @@
  * and the vendor export (./samples.ts, ./vendors.ts), import the credential and the workflows
  * (parameterised for this run: the examples' folders become folders of this run's files folder).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -16,7 +15,16 @@ import {
 	sampleCsv,
 	VantageSimulator,
 } from '../../test/simulator/simulator';
-import { ensureHost, freshInstance, n8n, ROOT, WORK, writeJson, type N8nInstance } from './n8n';
+import {
+	ensureHost,
+	freshInstance,
+	n8n,
+	packPackage,
+	ROOT,
+	WORK,
+	writeJson,
+	type N8nInstance,
+} from './n8n';
 import { EXAMPLE_FOLDERS, writeSamples, type SampleFolder } from './samples';
 import { CATALOG_BEFORE, SYNC_CATALOG } from './vendors';
 
@@ -45,15 +53,7 @@ export interface Setup {
 
 function pack(): string {
 	console.log('[e2e] building and packing the package');
-	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
-	mkdirSync(WORK, { recursive: true });
-	for (const old of readdirSync(WORK).filter((f) => f.endsWith('.tgz'))) rmSync(join(WORK, old));
-	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', WORK], { cwd: ROOT })
-		.toString()
-		.trim()
-		.split('\n')
-		.pop()!;
-	return join(WORK, name);
+	return packPackage(WORK);
 }
 
 export async function setUp(options: {

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions --
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions --
  * End-to-end infrastructure, never shipped: runs n8n 2.41.1 in queue mode (main + workers). */
 /**
  * n8n in queue mode on one machine, each process as if on a machine of its own: a user folder per
@@ -7,14 +7,13 @@
  * one Redis. The main process (`n8n start`, EXECUTIONS_MODE=queue) receives webhooks and runs
  * the poll triggers; `n8n worker` processes run the executions.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ENCRYPTION_KEY, freePort, HOST, ROOT, writeJson } from '../n8n';
+import { freePort, HOST_BIN, n8nEnv, writeJson } from '../n8n';
 import { start, stop, waitUntil, type Proc } from './processes';
 
-const HOST_BIN = join(HOST, 'node_modules', '.bin');
 const N8N = join(HOST_BIN, 'n8n');
 
 /** Bull's lock on a running job, and how often workers look for jobs whose lock lapsed. */
@@ -39,38 +38,6 @@ export interface N8nProcess {
 	startedInMs: number;
 }
 
-/** The environment without the npm_* variables an outer `npm run` exports. */
-function cleanEnv(): NodeJS.ProcessEnv {
-	const env: NodeJS.ProcessEnv = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (!key.toLowerCase().startsWith('npm_')) env[key] = value;
-	}
-	delete env.NODE_OPTIONS;
-	return env;
-}
-
-/** Build and `npm pack` the package into `dir`; the tarball's path. */
-export function packPackage(dir: string): string {
-	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
-	rmSync(dir, { recursive: true, force: true });
-	mkdirSync(dir, { recursive: true });
-	execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
-		cwd: ROOT,
-		stdio: 'ignore',
-	});
-	const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
-	if (!tarball) throw new Error('npm pack wrote no tarball');
-	return join(dir, tarball);
-}
-
-/** A fresh user folder with the package installed as n8n's community-package installer does. */
-export function userFolderWithPackage(dir: string, tarball: string, packageName: string): void {
-	rmSync(dir, { recursive: true, force: true });
-	const packageDir = join(dir, '.n8n', 'nodes', 'node_modules', packageName);
-	mkdirSync(packageDir, { recursive: true });
-	execFileSync('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
-}
-
 export class QueueCluster {
 	readonly main: N8nProcess[] = [];
 	readonly workers = new Map<string, N8nProcess>();
@@ -83,11 +50,7 @@ export class QueueCluster {
 		const userFolder = join(config.work, name);
 		const files = join(config.work, `${name}-files`);
 		mkdirSync(files, { recursive: true });
-		return {
-			...cleanEnv(),
-			PATH: `${HOST_BIN}:${process.env.PATH}`,
-			N8N_USER_FOLDER: userFolder,
-			N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+		return await n8nEnv(userFolder, files, {
 			EXECUTIONS_MODE: 'queue',
 			DB_TYPE: 'postgresdb',
 			DB_POSTGRESDB_HOST: '127.0.0.1',
@@ -99,18 +62,9 @@ export class QueueCluster {
 			QUEUE_BULL_REDIS_PORT: String(config.redisPort),
 			QUEUE_WORKER_LOCK_DURATION: String(LOCK_DURATION_MS),
 			QUEUE_WORKER_STALLED_INTERVAL: String(STALLED_INTERVAL_MS),
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_PERSONALIZATION_ENABLED: 'false',
-			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-			N8N_RESTRICT_FILE_ACCESS_TO: files,
-			N8N_LOG_LEVEL: 'info',
 			N8N_LOG_OUTPUT: 'console',
-			N8N_LISTEN_ADDRESS: '127.0.0.1',
-			N8N_SECURE_COOKIE: 'false',
 			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '20',
-		};
+		});
 	}
 
 	/** Run an n8n CLI command with the main process's settings (imports, publishing). */
