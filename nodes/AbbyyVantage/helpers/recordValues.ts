@@ -20,22 +20,30 @@ export const MAX_RECORDS_PER_CATALOG = 500_000;
 export function toColumnStrings(
 	value: unknown,
 	column: CatalogColumn,
-): { strings: string[] } | { problem: string } {
-	if (value === undefined || value === null || value === '') return { strings: [] };
-	const values = Array.isArray(value) ? value : [value];
+): string[] | { problem: string } {
+	if (value === undefined || value === null || value === '') return [];
+	if (!Array.isArray(value)) {
+		const text = checkedText(value, column.type);
+		return typeof text === 'string' ? [text] : text;
+	}
 	const strings: string[] = [];
-	for (const one of values) {
+	for (const one of value as unknown[]) {
 		if (one === undefined || one === null || one === '') continue;
-		const text = toText(one, column.type);
+		const text = checkedText(one, column.type);
 		if (typeof text !== 'string') return text;
-		if (text.length > MAX_VALUE_LENGTH) {
-			return {
-				problem: `is ${text.length} characters long; Vantage stores at most ${MAX_VALUE_LENGTH}`,
-			};
-		}
 		strings.push(text);
 	}
-	return { strings };
+	return strings;
+}
+
+function checkedText(value: unknown, type: string): string | { problem: string } {
+	const text = toText(value, type);
+	if (typeof text === 'string' && text.length > MAX_VALUE_LENGTH) {
+		return {
+			problem: `is ${text.length} characters long; Vantage stores at most ${MAX_VALUE_LENGTH}`,
+		};
+	}
+	return text;
 }
 
 function isDateLike(value: unknown): value is { toISO: () => string } | Date {
@@ -95,16 +103,23 @@ export function sameFields(
 	return true;
 }
 
-/** A record as the API returns it (RecordDto), with fields as string arrays. */
+/** A record as the API returns it (RecordDto), with fields as string arrays (kept when they are). */
 export function recordFields(fields: unknown): Record<string, string[]> {
-	const out: Record<string, string[]> = {};
-	if (!fields || typeof fields !== 'object') return out;
-	for (const [column, values] of Object.entries(fields as IDataObject)) {
+	if (!fields || typeof fields !== 'object') return {};
+	const given = fields as IDataObject;
+	let out: Record<string, string[]> | undefined;
+	for (const column in given) {
+		const values = given[column];
+		if (Array.isArray(values) && values.every((v) => typeof v === 'string')) {
+			if (out) out[column] = values as string[];
+			continue;
+		}
+		out ??= { ...(given as Record<string, string[]>) };
 		out[column] = Array.isArray(values)
 			? values.map(String)
 			: values == null
 				? []
 				: [String(values)];
 	}
-	return out;
+	return out ?? (given as Record<string, string[]>);
 }

@@ -113,6 +113,8 @@ export class TransactionStore {
 		uploads: 0,
 	};
 	private readonly deleted: string[] = [];
+	/** Creation times are strictly increasing: two transactions created in one millisecond still list in creation order. */
+	private lastCreatedAt = 0;
 
 	constructor(private readonly graceMs: () => number) {}
 
@@ -130,7 +132,8 @@ export class TransactionStore {
 			skillId,
 			tenantId: options.tenantId ?? FIXTURE.tenantId,
 			status: 'New',
-			createdAt: options.createdAt ?? Date.now(),
+			createdAt:
+				options.createdAt ?? (this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1)),
 			startedAt: null,
 			completedAt: null,
 			registrationParameters: [...(options.registrationParameters ?? [])],

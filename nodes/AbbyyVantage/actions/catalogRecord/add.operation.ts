@@ -75,7 +75,7 @@ function summaryOf(group: CatalogGroup, outcome: AddOutcome): IDataObject {
 	return {
 		catalogId: group.catalogId,
 		recordsRequested: group.itemIndexes.length,
-		uniqueRecords: group.records.length,
+		uniqueRecords: group.records.size,
 		duplicatesRemoved: group.superseded.length,
 		batchesSent: outcome.batchesSent,
 		...(outcome.batchesRetried ? { batchesRetriedAtEnd: outcome.batchesRetried } : {}),
@@ -105,10 +105,11 @@ export async function execute(
 	const groups = await readGroups(this, client, items, out);
 	for (const group of groups) {
 		const first = group.itemIndexes[0];
+		const records = [...group.records.values()];
 		const outcome = await addRecords(
 			client,
 			group.catalogId,
-			group.records,
+			records,
 			settings.batchSize,
 			settings.concurrency,
 		);
@@ -140,7 +141,7 @@ export async function execute(
 		const failed = new Map(outcome.failed.map((f) => [f.id, f]));
 		const replaced = new Set(outcome.replaced);
 		const supersededBy = new Map(group.superseded.map((s) => [s.item, s]));
-		const recordOf = new Map(group.records.map((r) => [r.item, r]));
+		const recordOf = new Map(records.map((r) => [r.item, r]));
 		if (failed.size && !continueOnFail) throw failure(this, group, outcome, summary, first);
 		for (const itemIndex of group.itemIndexes) {
 			const superseded = supersededBy.get(itemIndex);
@@ -187,7 +188,7 @@ function failure(
 		ctx.getNode(),
 		firstFailed.item ?? itemIndex,
 		{ ...summary } as JsonObject,
-		`Added ${outcome.added.length + outcome.replaced.length} of ${group.records.length} records to catalog "${group.catalogId}"; ${outcome.failed.length} failed, e.g. "${firstFailed.id}": ${firstFailed.reasons.join('; ')}`,
+		`Added ${outcome.added.length + outcome.replaced.length} of ${group.records.size} records to catalog "${group.catalogId}"; ${outcome.failed.length} failed, e.g. "${firstFailed.id}": ${firstFailed.reasons.join('; ')}`,
 		{
 			description:
 				'Every failed record is listed with its reasons in the error item (turn on Continue On Fail to get them as items).',

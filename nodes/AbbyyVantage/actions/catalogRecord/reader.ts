@@ -13,6 +13,15 @@ export interface StoredRecord {
 	fields: Record<string, string[]>;
 }
 
+interface ScanOptions {
+	/** The catalog's row count (GetCatalog): the pages up to it are read `concurrency` at a time. */
+	rowCount?: number;
+	/** Stop after this many records. */
+	limit?: number;
+	concurrency?: number;
+	itemIndex?: number;
+}
+
 async function page(
 	client: VantageClient,
 	catalogId: string,
@@ -27,63 +36,75 @@ async function page(
 		action: `reading records ${offset}–${offset + limit - 1} of catalog "${catalogId}"`,
 		hints: CATALOG_HINTS,
 	});
-	return (Array.isArray(records) ? records : [])
-		.filter((r) => typeof r.id === 'string')
-		.map((r) => ({ id: r.id as string, fields: recordFields(r.fields) }));
+	const out: StoredRecord[] = [];
+	for (const record of Array.isArray(records) ? records : []) {
+		if (typeof record.id !== 'string') continue;
+		const fields = recordFields(record.fields);
+		// A page of 1000 records: the parsed objects are kept as they are when already in shape.
+		out.push(
+			fields === record.fields ? (record as unknown as StoredRecord) : { id: record.id, fields },
+		);
+	}
+	return out;
 }
 
 /**
- * Records of a catalog by offset paging (the API has no cursor). With `rowCount` known, the pages
- * up to it are read `concurrency` at a time; reading then goes on until a short page, so records
- * added meanwhile are not missed. Stops early at `limit`.
+ * Every page of a catalog's records by offset paging (the API has no cursor), handed to `onPage`
+ * as it arrives, so a caller that does not keep the records holds one page per request in
+ * flight. With `rowCount` known, the pages up to it are read `concurrency` at a time (they arrive
+ * in any order); reading then goes on until a short page, so records added meanwhile are not
+ * missed. Records can move between pages while they are read: an id may come twice.
  */
-export async function readRecords(
+export async function scanRecords(
 	client: VantageClient,
 	catalogId: string,
-	options: { rowCount?: number; limit?: number; concurrency?: number; itemIndex?: number } = {},
-): Promise<StoredRecord[]> {
-	const { limit, itemIndex } = options;
-	const wanted = limit ?? Number.POSITIVE_INFINITY;
+	options: ScanOptions,
+	onPage: (records: StoredRecord[], offset: number) => void,
+): Promise<void> {
+	const { itemIndex } = options;
+	const wanted = options.limit ?? Number.POSITIVE_INFINITY;
 	const known = Math.min(options.rowCount ?? 0, wanted);
 	const offsets = Array.from(
 		{ length: Math.ceil(known / RECORDS_PAGE_SIZE) },
 		(_, i) => i * RECORDS_PAGE_SIZE,
 	);
-	const settled = await mapConcurrent(
-		offsets,
-		options.concurrency ?? 1,
-		async (offset) =>
-			await page(
-				client,
-				catalogId,
-				offset,
-				Math.min(RECORDS_PAGE_SIZE, wanted - offset),
-				itemIndex,
-			),
-	);
-	const out: StoredRecord[] = [];
-	let lastFull = true;
-	for (const result of settled) {
-		if (result.status === 'rejected') throw result.reason;
-		out.push(...result.value);
-		lastFull = result.value.length === RECORDS_PAGE_SIZE;
-	}
-	for (
-		let offset = offsets.length * RECORDS_PAGE_SIZE;
-		lastFull && out.length < wanted;
-		offset += RECORDS_PAGE_SIZE
-	) {
-		const next = await page(
+	const read = async (offset: number) => {
+		const records = await page(
 			client,
 			catalogId,
 			offset,
-			Math.min(RECORDS_PAGE_SIZE, wanted - out.length),
+			Math.min(RECORDS_PAGE_SIZE, wanted - offset),
 			itemIndex,
 		);
-		out.push(...next);
-		lastFull = next.length === RECORDS_PAGE_SIZE;
+		onPage(records, offset);
+		return records.length;
+	};
+	const settled = await mapConcurrent(offsets, options.concurrency ?? 1, read);
+	for (const result of settled) if (result.status === 'rejected') throw result.reason;
+	const last = settled[settled.length - 1];
+	let lastFull = !last || (last.status === 'fulfilled' && last.value === RECORDS_PAGE_SIZE);
+	for (
+		let offset = offsets.length * RECORDS_PAGE_SIZE;
+		lastFull && offset < wanted;
+		offset += RECORDS_PAGE_SIZE
+	) {
+		lastFull = (await read(offset)) === RECORDS_PAGE_SIZE;
 	}
-	// Pages read while records moved may overlap: each id once.
+}
+
+/** Records of a catalog in offset order, each id once, at most `limit`. */
+export async function readRecords(
+	client: VantageClient,
+	catalogId: string,
+	options: ScanOptions = {},
+): Promise<StoredRecord[]> {
+	const pages: StoredRecord[][] = [];
+	await scanRecords(client, catalogId, options, (records, offset) => {
+		pages[offset / RECORDS_PAGE_SIZE] = records;
+	});
 	const seen = new Set<string>();
-	return out.filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true))).slice(0, wanted);
+	return pages
+		.flat()
+		.filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true)))
+		.slice(0, options.limit ?? Number.POSITIVE_INFINITY);
 }

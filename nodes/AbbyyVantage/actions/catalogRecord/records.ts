@@ -11,7 +11,8 @@ import { CatalogColumns, recordReader, type CatalogRecord } from './shared';
 export interface CatalogGroup {
 	catalogId: string;
 	itemIndexes: number[];
-	records: CatalogRecord[];
+	/** By record id, in the order of the items that first gave each id. */
+	records: Map<string, CatalogRecord>;
 	/** Items whose record a later item with the same id replaced. */
 	superseded: Array<{ item: number; id: string; by: number }>;
 	/** Columns some item mapped (the ones Sync compares). */
@@ -33,31 +34,30 @@ export async function readGroups(
 	const columns = new CatalogColumns(client);
 	const catalogIdOf = perItemReader(ctx, 'catalogId', (i) => readCatalogId(ctx, i));
 	const readRecord = recordReader(ctx, items);
-	const groups = new Map<string, CatalogGroup & { byId: Map<string, CatalogRecord> }>();
+	const groups = new Map<string, CatalogGroup>();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const catalogId = catalogIdOf(itemIndex);
-			const catalog = await columns.of(catalogId, itemIndex);
+			const catalog = columns.read(catalogId) ?? (await columns.of(catalogId, itemIndex));
 			const record = readRecord(itemIndex, catalog.columns);
 			let group = groups.get(catalogId);
 			if (!group) {
 				group = {
 					catalogId,
 					itemIndexes: [],
-					records: [],
+					records: new Map(),
 					superseded: [],
 					mapped: new Set(),
 					rowCount: catalog.rowCount,
-					byId: new Map(),
 				};
 				groups.set(catalogId, group);
 			}
-			const earlier = group.byId.get(record.id);
+			const earlier = group.records.get(record.id);
 			if (earlier) group.superseded.push({ item: earlier.item, id: record.id, by: itemIndex });
-			group.byId.set(record.id, { id: record.id, fields: record.fields, item: itemIndex });
+			group.records.set(record.id, record);
 			group.itemIndexes.push(itemIndex);
-			for (const column of record.mapped) group.mapped.add(column);
-			if (group.byId.size > MAX_RECORDS_PER_CATALOG) {
+			for (const column in record.fields) group.mapped.add(column);
+			if (group.records.size > MAX_RECORDS_PER_CATALOG) {
 				throw invalid(
 					ctx,
 					itemIndex,
@@ -70,8 +70,5 @@ export async function readGroups(
 			errors.push(errorItem(nodeError, itemIndex));
 		}
 	}
-	return [...groups.values()].map(({ byId, ...group }) => ({
-		...group,
-		records: [...byId.values()],
-	}));
+	return [...groups.values()];
 }
