@@ -336,12 +336,22 @@ async function seedSyncCatalog(simUrl: string): Promise<void> {
 	});
 }
 
+/**
+ * n8n's V8 heap capped as a deployment with a 1 GB memory budget would cap it (n8n's docs set the
+ * heap with NODE_OPTIONS): at its default, V8 lets the heap of a process holding 200 000 items
+ * grow far past what is live before it collects.
+ */
+const CAPPED_HEAP = '--max-old-space-size=512';
+type HeapSetting = 'default' | 'capped';
+const signedMB = (mb: number) => `${mb < 0 ? '−' : '+'}${fmt(Math.abs(mb))} MB`;
+
 interface SyncResult {
 	worker: string;
 	ratio: number;
 	real: string;
-	/** The real n8n's main process peak in each sync run, and whether each run was correct. */
-	realPeaksMB: number[];
+	/** The real n8n's main process peak in each sync run, by heap setting. */
+	realPeaksMB: Record<HeapSetting, number[]>;
+	/** Whether every real run was correct. */
 	realCorrect: boolean;
 }
 
@@ -363,43 +373,50 @@ async function syncSection(
 	const ratio = nodeWall / floorWall;
 	const worker = `| ${c.label} | ${requests('GetRecords')} | ${requests('DeleteRecords')} | ${requests('AddRecords')} | ${fmt(nodeWall)} | ${fmt(floorWall)} | ${fmt(ratio, 2)} (${verdict(ratio <= 1.3)}) | ${fmt(nodeMem)} | ${fmt(floorMem)} |`;
 
-	let real = notRun(9);
-	const realPeaksMB: number[] = [];
+	let real = notRun(10);
+	const realPeaksMB: Record<HeapSetting, number[]> = { default: [], capped: [] };
 	let realCorrect = true;
 	const n8n = await instance();
 	if (n8n) {
 		const rows: string[] = [];
 		for (let run = 0; run < REAL_RUNS; run++) {
-			// What n8n itself holds for the source items (the Code node alone), then the sync.
-			const alone = await runN8n(n8n, [
-				'execute',
-				`--id=${WORKFLOWS.syncSourceOnly}`,
-				'--rawOutput',
-			]);
-			rows.push(
-				`| ${run + 1} | the ${SYNC.records.toLocaleString('en').replace(/,/g, ' ')} source items alone (no sync) | exit ${alone.code} | – | – | – | ${fmt(alone.ms / 1000, 1)} s | ${fmt(alone.mainPeakMB)} MB | ${fmt(alone.childPeakMB)} MB |`,
-			);
-			await seedSyncCatalog(simUrl);
-			await control(simUrl, 'DELETE', 'requests');
-			const result = await runN8n(n8n, ['execute', `--id=${WORKFLOWS.sync}`, '--rawOutput']);
-			const stats = (await control(simUrl, 'GET', 'stats')) as { requests: Record<string, number> };
-			const log = await requestLog(simUrl);
-			const api = log.filter((r) => r.route !== 'Token' && r.route !== null);
-			const span = api.length
-				? Math.max(...api.map((r) => r.finishedAt ?? 0)) - Math.min(...api.map((r) => r.at))
-				: NaN;
-			const summary = syncSummary(result.stdout);
-			const correct =
-				summary?.toAdd === SYNC_EXPECTED.toAdd &&
-				summary?.toUpdate === SYNC_EXPECTED.toUpdate &&
-				summary?.toDelete === SYNC_EXPECTED.toDelete &&
-				summary?.failed === 0;
-			realPeaksMB.push(result.mainPeakMB);
-			realCorrect &&= correct && result.code === 0;
-			rows.push(
-				`| ${run + 1} | source items → Sync | exit ${result.code}${correct ? '' : ' (**wrong or no summary**)'} | ${summary ? `${String(summary.added)} / ${String(summary.updated)} / ${String(summary.deleted)}` : '–'} | ${countRoute(stats.requests, 'GetRecords')} / ${countRoute(stats.requests, 'DeleteRecords')} / ${countRoute(stats.requests, 'AddRecords')} | ${fmt(span)} ms | ${fmt(result.ms / 1000, 1)} s | ${fmt(result.mainPeakMB)} MB (${verdict(result.mainPeakMB <= 1024)}; sync adds ${fmt(result.mainPeakMB - alone.mainPeakMB)} MB) | ${fmt(result.childPeakMB)} MB |`,
-			);
-			process.stdout.write('.');
+			for (const heap of ['default', 'capped'] as const) {
+				const withHeap: N8nInstance =
+					heap === 'default' ? n8n : { ...n8n, env: { ...n8n.env, NODE_OPTIONS: CAPPED_HEAP } };
+				const heapLabel = heap === 'default' ? "n8n's default" : `\`${CAPPED_HEAP}\``;
+				// What n8n itself holds for the source items (the Code node alone), then the sync.
+				const alone = await runN8n(withHeap, [
+					'execute',
+					`--id=${WORKFLOWS.syncSourceOnly}`,
+					'--rawOutput',
+				]);
+				rows.push(
+					`| ${run + 1} | ${heapLabel} | the ${SYNC.records.toLocaleString('en').replace(/,/g, ' ')} source items alone (no sync) | exit ${alone.code} | – | – | – | ${fmt(alone.ms / 1000, 1)} s | ${fmt(alone.mainPeakMB)} MB | ${fmt(alone.childPeakMB)} MB |`,
+				);
+				await seedSyncCatalog(simUrl);
+				await control(simUrl, 'DELETE', 'requests');
+				const result = await runN8n(withHeap, ['execute', `--id=${WORKFLOWS.sync}`, '--rawOutput']);
+				const stats = (await control(simUrl, 'GET', 'stats')) as {
+					requests: Record<string, number>;
+				};
+				const log = await requestLog(simUrl);
+				const api = log.filter((r) => r.route !== 'Token' && r.route !== null);
+				const span = api.length
+					? Math.max(...api.map((r) => r.finishedAt ?? 0)) - Math.min(...api.map((r) => r.at))
+					: NaN;
+				const summary = syncSummary(result.stdout);
+				const correct =
+					summary?.toAdd === SYNC_EXPECTED.toAdd &&
+					summary?.toUpdate === SYNC_EXPECTED.toUpdate &&
+					summary?.toDelete === SYNC_EXPECTED.toDelete &&
+					summary?.failed === 0;
+				realPeaksMB[heap].push(result.mainPeakMB);
+				realCorrect &&= correct && result.code === 0;
+				rows.push(
+					`| ${run + 1} | ${heapLabel} | source items → Sync | exit ${result.code}${correct ? '' : ' (**wrong or no summary**)'} | ${summary ? `${String(summary.added)} / ${String(summary.updated)} / ${String(summary.deleted)}` : '–'} | ${countRoute(stats.requests, 'GetRecords')} / ${countRoute(stats.requests, 'DeleteRecords')} / ${countRoute(stats.requests, 'AddRecords')} | ${fmt(span)} ms | ${fmt(result.ms / 1000, 1)} s | ${fmt(result.mainPeakMB)} MB (${verdict(result.mainPeakMB <= 1024)}; ${signedMB(result.mainPeakMB - alone.mainPeakMB)} vs. the source alone) | ${fmt(result.childPeakMB)} MB |`,
+				);
+				process.stdout.write('.');
+			}
 		}
 		console.log(' real n8n sync');
 		real = rows.join('\n');
@@ -708,16 +725,23 @@ function claims(r: Report): string {
 	);
 	add(
 		'13',
-		`Catalog Record → Sync of ${SYNC.records.toLocaleString('en').replace(/,/g, ' ')} records against the floor (section 8; this bench's target ≤ 1.3 ×)`,
+		`Catalog Record → Sync of ${SYNC.records.toLocaleString('en').replace(/,/g, ' ')} records against the floor ≤ 1.3 × (section 8)`,
 		r.sync ? `${fmt(r.sync.ratio, 2)} ×` : notMeasured,
 		r.sync ? r.sync.ratio <= 1.3 : undefined,
 	);
-	if (r.sync?.realPeaksMB.length) {
+	if (r.sync?.realPeaksMB.capped.length) {
+		const peaks = (mbs: number[]) => mbs.map((mb) => `${fmt(mb)} MB`).join(', ');
 		add(
 			'13',
-			"The same sync inside n8n: correct, and n8n's main process ≤ 1 GB (section 8; this bench's target)",
-			`${r.sync.realPeaksMB.map((mb) => `${fmt(mb)} MB`).join(', ')}${r.sync.realCorrect ? '' : '; a run was wrong'}`,
-			r.sync.realCorrect && r.sync.realPeaksMB.every((mb) => mb <= 1024),
+			`The same sync inside n8n: correct, and n8n's main process ≤ 1 GB with its heap capped as in a 1 GB deployment (\`NODE_OPTIONS=${CAPPED_HEAP}\`; section 8)`,
+			`${peaks(r.sync.realPeaksMB.capped)}${r.sync.realCorrect ? '' : '; a run was wrong'}`,
+			r.sync.realCorrect && r.sync.realPeaksMB.capped.every((mb) => mb <= 1024),
+		);
+		add(
+			'13',
+			"The same at n8n's default heap settings: ≤ 1 GB (section 8: n8n alone holds about 0.9 GB for the source items)",
+			peaks(r.sync.realPeaksMB.default),
+			r.sync.realPeaksMB.default.every((mb) => mb <= 1024),
 		);
 	}
 	return `| Issue | Claim | This run | Verdict |\n|---|---|---|---|\n${rows.join('\n')}`;
@@ -840,20 +864,23 @@ is the catalog with 1 % removed, 1 % changed and 1 % added (${SYNC.records.toLoc
 simulator latency 20 ms. Node: Catalog Record → Sync (auto-mapped columns, record ID from
 \`recordId\`, Reindex off, Concurrency ${SYNC.concurrency}). Floor: GetCatalog (row count), GetRecords in pages of
 ${SYNC.pageSize}, the same comparison on Name and Country, then DeleteRecords and AddRecords in batches of
-${SYNC.batchSize}, ${SYNC.concurrency} requests at a time. Target (this bench's; issue 13 asks for the figure against
-the floor): wall ≤ 1.3 × floor.
+${SYNC.batchSize}, ${SYNC.concurrency} requests at a time. Target (issue 13): wall ≤ 1.3 × floor.
 
 | Scenario | GetRecords node / floor | DeleteRecords node / floor | AddRecords node / floor | Node ms | Floor ms | Wall ratio | Node MB | Floor MB |
 |---|---|---|---|---|---|---|---|---|
 ${r.sync?.worker ?? notRun(9)}
 
 The same sync inside the real n8n (a Code node makes the ${SYNC.records.toLocaleString('en').replace(/,/g, ' ')} source items; the catalog
-seeded afresh before each run). *API phase*: first API request received → last answered. Target
-(this bench's): the sync is correct and n8n's main process peaks at ≤ 1 GB.
+seeded afresh before each run), at n8n's default heap settings and with n8n's V8 heap capped as a
+deployment with a 1 GB memory budget would cap it (\`NODE_OPTIONS=${CAPPED_HEAP}\`). *API phase*:
+first API request received → last answered. Target (issue 13): the sync is correct and n8n's main
+process peaks at ≤ 1 GB. n8n itself holds about 0.9 GB at its default heap settings for the source
+items alone (the row before each sync): V8 lets a heap this large grow far past what is live before
+it collects. Capped, the same source and sync run in less, at the cost of more collection time.
 
-| Run | Workflow | n8n execute | Added / updated / deleted | GetRecords / DeleteRecords / AddRecords | API phase | Whole \`n8n execute\` | n8n main process peak | Task runner peak |
-|---|---|---|---|---|---|---|---|---|
-${r.sync?.real ?? notRun(9)}
+| Run | n8n heap | Workflow | n8n execute | Added / updated / deleted | GetRecords / DeleteRecords / AddRecords | API phase | Whole \`n8n execute\` | n8n main process peak | Task runner peak |
+|---|---|---|---|---|---|---|---|---|---|
+${r.sync?.real ?? notRun(10)}
 
 ## 9. Adaptive concurrency (Concurrency = Auto, the default)
 
