@@ -15,6 +15,7 @@ import { chromium, type Page } from 'playwright-core';
 
 import { check, finish } from './lib/checks';
 import { WORK } from './lib/n8n';
+import { signIn } from './lib/server';
 import { setUp } from './lib/setup';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -431,21 +432,25 @@ async function chooseMappingMode(page: Page, mode: string): Promise<void> {
 	await page.waitForTimeout(300);
 }
 
-async function login(url: string): Promise<string> {
-	await fetch(`${url}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(OWNER),
-	});
-	const res = await fetch(`${url}/rest/login`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
-	});
-	const cookie = res.headers.get('set-cookie') ?? '';
-	const match = /n8n-auth=([^;]+)/.exec(cookie);
-	if (!match) throw new Error(`login failed: ${res.status}`);
-	return match[1];
+/**
+ * Open Options' "Add Option" list, read what it offers (photographed by `shot`), close it; throw
+ * naming what of `wanted` is not offered.
+ */
+async function expectOptionsOffered(
+	page: Page,
+	wanted: string[],
+	shot: () => Promise<unknown>,
+): Promise<void> {
+	await page
+		.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]')
+		.first()
+		.click();
+	const offered = (await page.getByRole('option').allInnerTexts()).map((t) => t.trim());
+	await shot();
+	await page.keyboard.press('Escape');
+	const missing = wanted.filter((o) => !offered.includes(o));
+	if (missing.length)
+		throw new Error(`Options missing: [${missing.join(', ')}]; offered: [${offered.join(', ')}]`);
 }
 
 async function main(): Promise<void> {
@@ -485,7 +490,7 @@ async function main(): Promise<void> {
 			if (ready) break;
 			await new Promise((r) => setTimeout(r, 500));
 		}
-		const auth = await login(url);
+		const auth = await signIn(url, OWNER);
 		const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
 		await context.addCookies([{ name: 'n8n-auth', value: auth, url }]);
 		const page = await context.newPage();
@@ -714,17 +719,11 @@ async function main(): Promise<void> {
 				const notice = await page.locator('[data-test-id="ndv"]').innerText();
 				if (!notice.includes('records not among them are deleted'))
 					throw new Error('no notice that records not in the input are deleted');
-				await page
-					.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]')
-					.first()
-					.click();
-				const offered = (await page.getByRole('option').allInnerTexts()).map((t) => t.trim());
-				await screenshot('catalog-record-sync-options');
-				await page.keyboard.press('Escape');
-				const wanted = ['Dry Run', 'Max Share to Delete (%)', 'Reindex After Sync'];
-				const missing = wanted.filter((o) => !offered.includes(o));
-				if (missing.length)
-					throw new Error(`missing: [${missing.join(', ')}]; offered: [${offered.join(', ')}]`);
+				await expectOptionsOffered(
+					page,
+					['Dry Run', 'Max Share to Delete (%)', 'Reindex After Sync'],
+					async () => await screenshot('catalog-record-sync-options'),
+				);
 			},
 		);
 
@@ -824,19 +823,11 @@ async function main(): Promise<void> {
 				const labels = await visibleLabels(page);
 				if (!labels.includes('Key') || !labels.includes('Value'))
 					throw new Error(`no Key and Value after Add Parameter: [${labels.join(', ')}]`);
-				await page
-					.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]')
-					.first()
-					.click();
-				const offered = (await page.getByRole('option').allInnerTexts()).map((t) => t.trim());
-				await screenshot('trigger-transaction-completed-filters');
-				await page.keyboard.press('Escape');
-				const wanted = ['Look Back (Hours)', 'Start From'];
-				const missing = wanted.filter((o) => !offered.includes(o));
-				if (missing.length)
-					throw new Error(
-						`Options missing: [${missing.join(', ')}]; offered: [${offered.join(', ')}]`,
-					);
+				await expectOptionsOffered(
+					page,
+					['Look Back (Hours)', 'Start From'],
+					async () => await screenshot('trigger-transaction-completed-filters'),
+				);
 			},
 		);
 		await check(

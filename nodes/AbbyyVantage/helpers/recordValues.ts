@@ -110,10 +110,8 @@ export function recordFields(fields: unknown): Record<string, string[]> {
 	let out: Record<string, string[]> | undefined;
 	for (const column in given) {
 		const values = given[column];
-		if (Array.isArray(values) && values.every((v) => typeof v === 'string')) {
-			if (out) out[column] = values as string[];
-			continue;
-		}
+		if (Array.isArray(values) && values.every((v) => typeof v === 'string')) continue;
+		// The first value out of shape: copy the record (its well-formed columns with it) and fix.
 		out ??= { ...(given as Record<string, string[]>) };
 		out[column] = Array.isArray(values)
 			? values.map(String)

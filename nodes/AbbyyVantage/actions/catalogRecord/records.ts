@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError, errorItem, invalid } from '../../helpers/errors';
+import { perItemReader } from '../../helpers/parameters';
 import { MAX_RECORDS_PER_CATALOG } from '../../helpers/recordValues';
 import type { VantageClient } from '../../transport';
 import { readCatalogId } from '../catalog/shared';
-import { perItemReader } from '../../helpers/parameters';
 import { CatalogColumns, recordReader, type CatalogRecord } from './shared';
 
 /** The records of one catalog from the input items, deduplicated by id (the later item wins). */

@@ -112,7 +112,7 @@ async function planOf(
 			for (const stored of records) {
 				const record = group.records.get(stored.id);
 				if (!record) {
-					if (!toDelete.has(stored.id)) toDelete.add(stored.id);
+					toDelete.add(stored.id);
 					continue;
 				}
 				if (found[record.item]) continue;
