@@ -1,6 +1,12 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { backoffDelay, parseRetryAfter } from '../../nodes/AbbyyVantage/transport/retry';
+import type { Failure } from '../../nodes/AbbyyVantage/transport/errors';
+import {
+	backoffDelay,
+	parseRetryAfter,
+	retryDelay,
+	type FailedAttempt,
+} from '../../nodes/AbbyyVantage/transport/retry';
 import { runNode, serialize, simulatorCredentials } from '../harness/n8n';
 import { useSimulator } from '../helpers/fixture';
 import { nodeParams, rl } from '../helpers/params';
@@ -110,6 +116,32 @@ describe('retries of requests that are safe to repeat', () => {
 		expect(parseRetryAfter('3')).toBe(3000);
 		expect(parseRetryAfter(new Date(Date.now() + 10_000).toUTCString())).toBeGreaterThan(8000);
 		expect(parseRetryAfter('soon')).toBeUndefined();
+	});
+
+	test('Auto: a 429 without Retry-After among requests in flight is resent when the halved limit has room', () => {
+		const settings = { maxRetries: 3, initialDelayMs: 1000, maxDelayMs: 5000, timeoutMs: 1 };
+		const tooMany: Failure = { kind: 'http', status: 429 };
+		const refused = (change: Partial<FailedAttempt> = {}): FailedAttempt => ({
+			failure: tooMany,
+			attempt: 0,
+			idempotent: false,
+			adaptive: true,
+			crowded: true,
+			...change,
+		});
+		const delay = (attempt: FailedAttempt) => retryDelay(attempt, settings, () => 1);
+		// No timed wait: the request queues for a slot under the limit that has just halved.
+		expect(delay(refused())).toBe(0);
+		// Otherwise the retry delay: a second refusal, a pinned number, a request alone in flight.
+		expect(delay(refused({ attempt: 1 }))).toBe(2000);
+		expect(delay(refused({ adaptive: false }))).toBe(1000);
+		expect(delay(refused({ crowded: false }))).toBe(1000);
+		// A Retry-After is what the service asked for; a 503 waits the delay; the budget still ends it.
+		expect(delay(refused({ failure: { ...tooMany, retryAfter: '2' } }))).toBe(2000);
+		expect(delay(refused({ failure: { kind: 'http', status: 503 }, idempotent: true }))).toBe(1000);
+		expect(delay(refused({ attempt: 3 }))).toBeUndefined();
+		// A creating request that may have been processed is never resent, crowded or not.
+		expect(delay(refused({ failure: { kind: 'http', status: 503 } }))).toBeUndefined();
 	});
 
 	test('cancelling the execution stops a retry wait at once', async () => {

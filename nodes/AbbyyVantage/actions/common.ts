@@ -310,7 +310,7 @@ export const requestOptionsProperty: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: DEFAULT_MAX_RETRIES,
 			description:
-				'How often to resend a request that is safe to repeat after a rate limit (429), a gateway failure (502–504) or a network failure. Requests that create something are never resent.',
+				'How often to resend a request that is safe to repeat after a rate limit (429), a gateway failure (502–504) or a network failure. Requests that create something are resent only when Vantage cannot have processed them (429, refused connection).',
 		},
 		{
 			displayName: 'Max Retry Delay (Seconds)',

@@ -12,6 +12,20 @@ export function forItem(message: string, itemIndex?: number): string {
 	return itemIndex === undefined ? message : `${message} [item ${itemIndex}]`;
 }
 
+/** Each error's message before `forItem` named the item, for texts that quote it. */
+const plainMessages = new WeakMap<object, string>();
+
+function withItem<E extends Error>(error: E, message: string): E {
+	plainMessages.set(error, message);
+	return error;
+}
+
+/** An error's message without the item it names (e.g. inside another item's message). */
+export function plainMessage(error: unknown): string {
+	if (!(error instanceof Error)) return String(error);
+	return plainMessages.get(error) ?? error.message;
+}
+
 /** Facts an error item should carry under "Continue On Fail" (e.g. the export's status). */
 const errorOutputs = new WeakMap<object, IDataObject>();
 
@@ -39,10 +53,11 @@ export function invalid(
 	message: string,
 	description?: string,
 ): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), forItem(message, itemIndex), {
+	const error = new NodeOperationError(ctx.getNode(), forItem(message, itemIndex), {
 		itemIndex,
 		description,
 	});
+	return withItem(error, message);
 }
 
 /** Something the node decided is a failure (a timeout, nothing to download). */
@@ -52,10 +67,13 @@ export function operationError(
 	message: string,
 	options: ErrorOptions = {},
 ): NodeOperationError {
-	const error = new NodeOperationError(node, forItem(message, itemIndex), {
-		itemIndex,
-		description: options.description,
-	});
+	const error = withItem(
+		new NodeOperationError(node, forItem(message, itemIndex), {
+			itemIndex,
+			description: options.description,
+		}),
+		message,
+	);
 	return options.output ? withErrorOutput(error, options.output) : error;
 }
 
@@ -77,6 +95,7 @@ export function apiError(
 	// NodeApiError swaps a message that mentions a network code (ECONNRESET…) for a generic text
 	// without the item; ours already says what happened.
 	error.message = text;
+	withItem(error, message);
 	return options.output ? withErrorOutput(error, options.output) : error;
 }
 

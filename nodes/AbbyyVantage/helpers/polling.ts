@@ -1,4 +1,5 @@
 import { MIN_POLL_INTERVAL_MS } from '../constants';
+import { plainMessage } from './errors';
 import { pause } from './time';
 
 export interface PollSettings {
@@ -66,6 +67,6 @@ export async function pollUntil<T>(
 /** The last known state for a timeout message, or why it is unknown. */
 export function lastState(state: string | undefined, outcome: PollOutcome<unknown>): string {
 	if (outcome.value !== undefined && state !== undefined) return state;
-	const reason = outcome.lastError instanceof Error ? outcome.lastError.message : 'no answer';
-	return `unknown, no status check succeeded (${reason.replace(/ \[item \d+\]$/, '')})`;
+	const reason = outcome.lastError === undefined ? 'no answer' : plainMessage(outcome.lastError);
+	return `unknown, no status check succeeded (${reason})`;
 }

@@ -2,6 +2,7 @@ import type { INode, JsonObject, NodeApiError } from 'n8n-workflow';
 
 import { SIGN_IN_ERROR_NAME } from '../../../credentials/AbbyyVantageApi.endpoints';
 import { apiError } from '../helpers/errors';
+import { isTransient, notProcessed } from './retry';
 
 /**
  * What went wrong with one HTTP attempt, read from whatever n8n threw. Only these facts survive:
@@ -137,14 +138,23 @@ const failures = new WeakMap<object, Failure>();
  * are sent again at the end of a run.
  */
 export function isTransientError(error: unknown): boolean {
-	const failure = error && typeof error === 'object' ? failures.get(error) : undefined;
+	const failure = failureOf(error);
+	return failure !== undefined && isTransient(failure);
+}
+
+/**
+ * Whether a status check that failed so should be repeated by a wait: any passing problem, and
+ * any 5xx (the service's own trouble, not an answer about the export or transaction). Only a
+ * definite answer (4xx) ends a wait early.
+ */
+export function isWaitHiccup(error: unknown): boolean {
+	const failure = failureOf(error);
 	if (!failure) return false;
-	return (
-		failure.kind === 'network' ||
-		failure.kind === 'timeout' ||
-		failure.kind === 'malformed' ||
-		(failure.kind === 'http' && [429, 502, 503, 504].includes(failure.status ?? 0))
-	);
+	return isTransient(failure) || (failure.kind === 'http' && (failure.status ?? 0) >= 500);
+}
+
+function failureOf(error: unknown): Failure | undefined {
+	return error && typeof error === 'object' ? failures.get(error) : undefined;
 }
 
 const NETWORK_SUMMARY: Record<string, string> = {
@@ -193,7 +203,7 @@ export function toNodeApiError(
 	if (hint) description += ` ${hint}`;
 	// A refused connection never left; anything else may have reached Vantage.
 	const ambiguous =
-		(failure.kind === 'network' && failure.code !== 'ECONNREFUSED') ||
+		(failure.kind === 'network' && !notProcessed(failure)) ||
 		failure.kind === 'timeout' ||
 		failure.kind === 'malformed' ||
 		(failure.kind === 'http' && (failure.status ?? 0) >= 500);

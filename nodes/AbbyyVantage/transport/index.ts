@@ -15,17 +15,19 @@ import { CancelledError, pause } from '../helpers/time';
 import type { Endpoint } from './endpoints';
 import { describeFailure, toNodeApiError, type Failure } from './errors';
 import { AUTO_LIMITS, RequestLimiter, sharedLimiter, type Slot } from './limiter';
+import { MALFORMED, parseResponse, toBuffer } from './response';
 import {
-	backoffDelay,
 	DEFAULT_RETRY_SETTINGS,
+	isLoadSignal,
+	isTooMany,
 	parseRetryAfter,
-	RETRYABLE_STATUSES,
+	retryDelay,
 	type RetrySettings,
 } from './retry';
+import { TokenRenewal } from './signIn';
 
 export { endpoints, type Endpoint } from './endpoints';
-export { describeFailure, isTransientError, type Failure } from './errors';
-export { RequestLimiter } from './limiter';
+export { isTransientError, isWaitHiccup } from './errors';
 
 /** How many requests may be in flight: Auto (adaptive) or a pinned number. */
 export type Concurrency = 'auto' | number;
@@ -55,21 +57,6 @@ export interface VantageRequest extends Endpoint {
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
-/**
- * Sign-ins after a 401, per credential, shared by every execution of this n8n process (a queue
- * worker runs many at once): the first client that sees a token refused signs in, the others
- * wait for it and take its token. One sign-in per worker per expiry, not one per execution in
- * flight. Holds only the latest renewal of each credential; the credential n8n stores (in the
- * shared database) stays the source of the token for executions that start later, on any worker.
- */
-interface SharedRenewal {
-	/** The token Vantage refused. */
-	refused: string;
-	/** The token the sign-in gave, or undefined if it failed. */
-	token: Promise<string | undefined>;
-}
-const sharedRenewals = new Map<string, SharedRenewal>();
-
 /** A request body that is not JSON: a multipart upload as bytes or as a stream. */
 export interface UploadBody {
 	/** A Buffer, or a Node.js Readable (typed loosely: community nodes cannot import `stream`). */
@@ -80,7 +67,14 @@ export interface UploadBody {
 }
 
 /** What one HTTP attempt gave: the parsed answer, or what went wrong. */
-type Attempt<T> = { ok: true; value: T } | { ok: false; failure: Failure; singleUseBody: boolean };
+type Attempt<T> =
+	| { ok: true; value: T }
+	| {
+			ok: false;
+			failure: Failure;
+			/** Other requests of this limiter were in flight with it. */
+			crowded?: boolean;
+	  };
 
 /**
  * The only code that talks to ABBYY Vantage. It sends through n8n's
@@ -105,11 +99,8 @@ export class VantageClient {
 
 	private nodeCopy?: INode;
 
-	/** The request that is signing in again after a 401; the others wait for it. */
-	private renewal?: Promise<unknown>;
-
-	/** Counts completed sign-ins after a 401: a 401 from before the latest one needs no new one. */
-	private renewals = 0;
+	/** Signing in again after a 401, once for all requests in flight (needs a stored credential). */
+	private tokenRenewal?: TokenRenewal;
 
 	private limiterInUse?: RequestLimiter;
 
@@ -171,6 +162,8 @@ export class VantageClient {
 			});
 		}
 		this.baseUrl = resolveBaseUrl(credentials);
+		const credentialId = this.node.credentials?.[CREDENTIAL_TYPE]?.id;
+		if (credentialId) this.tokenRenewal = new TokenRenewal(credentials, credentialId);
 		return this.baseUrl;
 	}
 
@@ -198,9 +191,8 @@ export class VantageClient {
 		let refusedForLoad = 0;
 		let renewing: (() => void) | undefined;
 		for (let attempt = 0; ; attempt++) {
-			if (this.renewal && !renewing) await this.renewal;
-			const renewalsBefore = this.renewals;
-			const tokenUsed = String(this.credentials?.accessToken ?? '');
+			if (!renewing) await this.tokenRenewal?.settled();
+			const before = this.tokenRenewal?.snapshot();
 			const result = await this.attempt<T>(req, options);
 			renewing?.();
 			renewing = undefined;
@@ -211,11 +203,20 @@ export class VantageClient {
 				// Expired or revoked token: one sign-in for every request in flight, then send again.
 				// Vantage refused the request without handling it, so resending is safe.
 				signedInAgain = true;
-				renewing = this.startRenewal(renewalsBefore, tokenUsed);
+				renewing = before && this.tokenRenewal?.start(before);
 				continue;
 			}
-			if (failure.kind === 'http' && failure.status === 429) refusedForLoad++;
-			const delay = this.retryDelay(req, failure, attempt);
+			if (isTooMany(failure)) refusedForLoad++;
+			const delay = retryDelay(
+				{
+					failure,
+					attempt,
+					idempotent: req.idempotent,
+					adaptive: this.limiter.adaptive,
+					crowded: result.crowded === true,
+				},
+				this.settings,
+			);
 			if (delay === undefined) {
 				throw toNodeApiError(
 					this.node,
@@ -231,55 +232,11 @@ export class VantageClient {
 				);
 			}
 			try {
-				await pause(delay, this.signal);
+				if (delay > 0) await pause(delay, this.signal);
 			} catch {
 				throw this.cancelled(req);
 			}
 		}
-	}
-
-	/**
-	 * After a 401: the first request that sees the token refused clears it, so that n8n runs the
-	 * credential's sign-in when this request is sent again; the others wait for that (one sign-in
-	 * per expiry, not one per request in flight). Returns the function that ends the wait, or
-	 * undefined when another request is already signing in or has done so.
-	 */
-	private startRenewal(renewalsBefore: number, tokenUsed: string): (() => void) | undefined {
-		const credentials = this.credentials;
-		if (!credentials || !this.credentialOptions()) return undefined;
-		if (this.renewals !== renewalsBefore || this.renewal) return undefined;
-		const key = this.node.credentials?.[CREDENTIAL_TYPE]?.id ?? '';
-		const shared = key && tokenUsed ? sharedRenewals.get(key) : undefined;
-		if (shared && shared.refused === tokenUsed) {
-			// Another execution of this process is signing in (or has) for the same refused token.
-			this.renewal = shared.token.then((token) => {
-				// Its sign-in failed: clear the token so that this client's next attempt signs in.
-				credentials.accessToken = token ?? '';
-				this.renewals++;
-				this.renewal = undefined;
-			});
-			return undefined;
-		}
-		credentials.accessToken = '';
-		let finish!: () => void;
-		let signedIn: ((token: string | undefined) => void) | undefined;
-		if (key && tokenUsed) {
-			sharedRenewals.set(key, {
-				refused: tokenUsed,
-				token: new Promise<string | undefined>((resolve) => (signedIn = resolve)),
-			});
-		}
-		this.renewal = new Promise<void>((resolve) => {
-			finish = () => {
-				const token = credentials.accessToken ? String(credentials.accessToken) : undefined;
-				signedIn?.(token);
-				if (!token && sharedRenewals.get(key)?.refused === tokenUsed) sharedRenewals.delete(key);
-				this.renewals++;
-				this.renewal = undefined;
-				resolve();
-			};
-		});
-		return finish;
 	}
 
 	/** One HTTP attempt within the limiter; the limiter learns from the answer. */
@@ -288,15 +245,13 @@ export class VantageClient {
 		try {
 			slot = await this.limiter.acquire(this.signal);
 		} catch {
-			return { ok: false, failure: { kind: 'cancelled' }, singleUseBody: false };
+			return { ok: false, failure: { kind: 'cancelled' } };
 		}
-		let singleUseBody = false;
 		try {
 			// n8n writes into the options it gets (signal, auth header): each attempt starts clean.
 			const attemptOptions = { ...options };
 			if (req.upload) {
 				const upload = await req.upload();
-				singleUseBody = !Buffer.isBuffer(upload.body);
 				attemptOptions.body = upload.body as IHttpRequestOptions['body'];
 				attemptOptions.headers = {
 					...options.headers,
@@ -315,7 +270,7 @@ export class VantageClient {
 			if (req.ignoreBody) return { ok: true, value: undefined as T };
 			const parsed = parseResponse(response);
 			if (parsed !== MALFORMED) return { ok: true, value: parsed as T };
-			return { ok: false, failure: { kind: 'malformed' }, singleUseBody };
+			return { ok: false, failure: { kind: 'malformed' } };
 		} catch (error) {
 			const failure: Failure = this.signal?.aborted
 				? { kind: 'cancelled' }
@@ -328,7 +283,7 @@ export class VantageClient {
 					slot,
 				);
 			} else if (failure.kind === 'http') this.limiter.succeeded();
-			return { ok: false, failure, singleUseBody };
+			return { ok: false, failure, crowded: slot.position > 1 };
 		} finally {
 			slot.release();
 		}
@@ -351,7 +306,7 @@ export class VantageClient {
 						type: CREDENTIAL_TYPE,
 						data: this.credentials,
 					},
-					// The node signs in again itself, once for all requests in flight (see renewToken).
+					// The node signs in again itself, once for all requests in flight (TokenRenewal).
 					// Hosts before n8n-workflow 2.x ignore this and sign in again per request.
 					preAuthenticationRetryStatusCode: [],
 				}
@@ -364,63 +319,4 @@ export class VantageClient {
 		this.nodeCopy ??= this.ctx.getNode();
 		return this.nodeCopy;
 	}
-
-	/**
-	 * Milliseconds to wait before sending again, or undefined to give up now. A 429 means the
-	 * request was not processed, and a refused connection means it never left: both are sent
-	 * again even when they create something. Other failures of creating requests may have reached
-	 * Vantage and are never resent.
-	 */
-	private retryDelay(req: VantageRequest, failure: Failure, attempt: number): number | undefined {
-		if (attempt >= this.settings.maxRetries) return undefined;
-		const notProcessed =
-			(failure.kind === 'http' && failure.status === 429) ||
-			(failure.kind === 'network' && failure.code === 'ECONNREFUSED');
-		const transient =
-			notProcessed ||
-			failure.kind === 'network' ||
-			failure.kind === 'timeout' ||
-			failure.kind === 'malformed' ||
-			(failure.kind === 'http' && RETRYABLE_STATUSES.has(failure.status ?? 0));
-		if (!transient || (!req.idempotent && !notProcessed)) return undefined;
-		const asked = parseRetryAfter(failure.retryAfter);
-		if (asked !== undefined) {
-			// Waiting less than asked would only be refused again; more than the ceiling is not allowed.
-			return asked <= this.settings.maxDelayMs ? asked : undefined;
-		}
-		return backoffDelay(attempt, this.settings);
-	}
-}
-
-/** Answers that say the service is under load: the limiter halves. */
-export function isLoadSignal(failure: Failure): boolean {
-	return (
-		failure.kind === 'timeout' ||
-		(failure.kind === 'http' && (failure.status === 429 || failure.status === 503))
-	);
-}
-
-const MALFORMED = Symbol('malformed');
-
-/** JSON whatever the content type (Vantage declares text/plain too); empty bodies are fine. */
-function parseResponse(response: unknown): unknown {
-	if (response === undefined || response === null) return undefined;
-	if (Buffer.isBuffer(response) || typeof response === 'string') {
-		const text = Buffer.isBuffer(response) ? response.toString('utf8') : response;
-		if (text.trim() === '') return undefined;
-		try {
-			return JSON.parse(text);
-		} catch {
-			return MALFORMED;
-		}
-	}
-	return response;
-}
-
-function toBuffer(response: unknown): Buffer {
-	if (Buffer.isBuffer(response)) return response;
-	if (response instanceof ArrayBuffer) return Buffer.from(response);
-	if (typeof response === 'string') return Buffer.from(response, 'utf8');
-	if (response === undefined || response === null) return Buffer.alloc(0);
-	return Buffer.from(JSON.stringify(response), 'utf8');
 }

@@ -1,7 +1,7 @@
 import { pause } from '../helpers/time';
 
 /**
- * How many requests are in flight at once. Adaptive (Concurrency = Auto): starts at 4, doubles
+ * How many requests are in flight at once. Adaptive (Concurrency = Auto): starts at 4, triples
  * per window of healthy answers until the first sign of pressure, up to 16; halves on 429, 503
  * or a timeout (once per episode: answers to requests sent before the halving do not halve
  * again), then climbs back quickly to one below the level that was refused and stays there,
@@ -16,6 +16,12 @@ export interface LimiterSettings {
 }
 
 export const AUTO_LIMITS = { initial: 4, max: 16 };
+
+/**
+ * Growth per window of healthy answers until the first sign of pressure: 4, 12, 16. Doubling
+ * (4, 8, 16) kept a clean-up one round trip longer below the ceiling; an overshoot halves anyway.
+ */
+const SLOW_START_GROWTH = 3;
 
 /** Healthy windows spent just below a refused level before trying that level again. */
 const PROBE_WINDOWS = 16;
@@ -57,6 +63,11 @@ export class RequestLimiter {
 		return this.limit;
 	}
 
+	/** Whether the limit adapts to the service (Concurrency = Auto). */
+	get adaptive(): boolean {
+		return this.settings.adaptive;
+	}
+
 	/** Wait for a slot (and for any Retry-After pause); release it when the answer is in. */
 	async acquire(signal?: AbortSignal): Promise<Slot> {
 		for (;;) {
@@ -91,7 +102,7 @@ export class RequestLimiter {
 
 	/** The limit after a window of healthy answers. */
 	private grown(): number {
-		if (this.slowStart) return this.limit * 2;
+		if (this.slowStart) return this.limit * SLOW_START_GROWTH;
 		if (this.refusedAt === undefined) return this.limit + 1;
 		// Back quickly to just below the refused level.
 		const below = this.refusedAt - 1;

@@ -1,4 +1,5 @@
 /** Bounded exponential backoff with jitter, honouring Retry-After. */
+import type { Failure } from './errors';
 
 export interface RetrySettings {
 	/** Attempts after the first one. */
@@ -39,4 +40,70 @@ export function backoffDelay(
 	const exponential = settings.initialDelayMs * 2 ** attempt;
 	const capped = Math.min(settings.maxDelayMs, exponential);
 	return Math.round(capped * (0.75 + random() * 0.25));
+}
+
+/** 429: Vantage refused the request unprocessed. */
+export function isTooMany(failure: Failure): boolean {
+	return failure.kind === 'http' && failure.status === 429;
+}
+
+/** Vantage cannot have processed it: a 429 (refused unprocessed) or a refused connection (never left). */
+export function notProcessed(failure: Failure): boolean {
+	return isTooMany(failure) || (failure.kind === 'network' && failure.code === 'ECONNREFUSED');
+}
+
+/** "Not now" rather than "no": the same request may succeed later. */
+export function isTransient(failure: Failure): boolean {
+	return (
+		notProcessed(failure) ||
+		failure.kind === 'network' ||
+		failure.kind === 'timeout' ||
+		failure.kind === 'malformed' ||
+		(failure.kind === 'http' && RETRYABLE_STATUSES.has(failure.status ?? 0))
+	);
+}
+
+/** Answers that say the service is under load: the limiter halves. */
+export function isLoadSignal(failure: Failure): boolean {
+	return (
+		failure.kind === 'timeout' ||
+		(failure.kind === 'http' && (failure.status === 429 || failure.status === 503))
+	);
+}
+
+/** One failed attempt, as the retry decision sees it. */
+export interface FailedAttempt {
+	failure: Failure;
+	/** 0 for the first attempt. */
+	attempt: number;
+	/** Whether the request may be sent twice (reads, deletes by ID). */
+	idempotent: boolean;
+	/** Concurrency Auto: the limiter halved on this refusal. */
+	adaptive: boolean;
+	/** Other requests of the same limiter were in flight with it. */
+	crowded: boolean;
+}
+
+/**
+ * Milliseconds to wait before sending again, or undefined to give up now. A 429 means the request
+ * was not processed, and a refused connection means it never left: both are sent again even when
+ * they create something. Other failures of creating requests may have reached Vantage and are
+ * never resent.
+ */
+export function retryDelay(
+	{ failure, attempt, idempotent, adaptive, crowded }: FailedAttempt,
+	settings: RetrySettings,
+	random = Math.random,
+): number | undefined {
+	if (attempt >= settings.maxRetries) return undefined;
+	if (!isTransient(failure) || (!idempotent && !notProcessed(failure))) return undefined;
+	const asked = parseRetryAfter(failure.retryAfter);
+	if (asked !== undefined) {
+		// Waiting less than asked would only be refused again; more than the ceiling is not allowed.
+		return asked <= settings.maxDelayMs ? asked : undefined;
+	}
+	// Auto, refused among others in flight with no time named: the limiter has just halved, and
+	// waiting for a slot under the new limit is the back-off. A second refusal waits the delay.
+	if (attempt === 0 && adaptive && crowded && isTooMany(failure)) return 0;
+	return backoffDelay(attempt, settings, random);
 }

@@ -4,7 +4,7 @@ import { apiError, operationError } from '../../helpers/errors';
 import { lastState, pollUntil, type PollSettings } from '../../helpers/polling';
 import { describeDuration } from '../../helpers/time';
 import { requirePathParameter } from '../../helpers/validation';
-import { endpoints, isTransientError, type VantageClient } from '../../transport';
+import { endpoints, isWaitHiccup, type VantageClient } from '../../transport';
 import type { PollDefaults } from '../common';
 
 export const catalogProperty: INodeProperties = {
@@ -109,7 +109,7 @@ export async function waitForReindex(
 		(op) => op.currentState === 'Completed' || op.currentState === 'Failed',
 		settings,
 		client.signal,
-		isTransientError,
+		isWaitHiccup,
 	);
 	const result = {
 		...(outcome.value ?? started),

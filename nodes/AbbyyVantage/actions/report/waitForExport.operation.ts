@@ -10,7 +10,7 @@ import { apiError, operationError } from '../../helpers/errors';
 import { describeDuration } from '../../helpers/time';
 import { runPerItem } from '../../helpers/items';
 import { lastState, pollUntil } from '../../helpers/polling';
-import { isTransientError, type VantageClient } from '../../transport';
+import { isWaitHiccup, type VantageClient } from '../../transport';
 import {
 	concurrencyOption,
 	pollOptions,
@@ -72,7 +72,7 @@ export async function execute(
 				(status) => TERMINAL_EXPORT_STATUSES.includes(status.status),
 				poll,
 				client.signal,
-				isTransientError,
+				isWaitHiccup,
 			);
 			const polled = { polls: outcome.polls, failedPolls: outcome.failedPolls };
 			const status = outcome.value;

@@ -5,7 +5,7 @@ import type { InputFile } from '../../helpers/binaryInput';
 import { buildMultipart } from '../../helpers/multipart';
 import { lastState, pollUntil, type PollSettings } from '../../helpers/polling';
 import { describeDuration } from '../../helpers/time';
-import { endpoints, isTransientError, type VantageClient } from '../../transport';
+import { endpoints, isWaitHiccup, type VantageClient } from '../../transport';
 import { SKILL_HINTS } from '../skill/shared';
 import { TRANSACTION_HINTS, type OnManualReview, type TransactionParameters } from './shared';
 
@@ -176,7 +176,7 @@ export class Transactions {
 				FINAL_STATUSES.includes(info.status) || (onManualReview === 'output' && inReview(info)),
 			poll,
 			this.client.signal,
-			isTransientError,
+			isWaitHiccup,
 		);
 		const info = outcome.value;
 		if (outcome.timedOut || !info) {
