@@ -16,16 +16,27 @@ export interface ItemOutput {
 }
 
 /**
+ * What an item's output says it created in Vantage (`export req-1`), for operations that create
+ * something: when the run stops at a failure, the error names what the other items had already
+ * created, since their outputs are lost with the run.
+ */
+export type CreatedBy = (output: ItemOutput) => string | undefined;
+
+/** Created things named in a stopped run's error; the rest are counted. */
+const CREATED_SHOWN = 20;
+
+/**
  * One or more output items per input item, each paired with it, in input order. Up to
  * `concurrency` items are handled at once. A failure becomes an error item when
  * "Continue On Fail" is on; otherwise the first failure (in item order) is thrown once every
- * started item has finished.
+ * started item has finished, naming (with `created`) what the finished items had created.
  */
 export async function runPerItem(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
 	handler: (itemIndex: number) => Promise<ItemOutput | ItemOutput[]>,
 	concurrency = 1,
+	created?: CreatedBy,
 ): Promise<INodeExecutionData[]> {
 	const continueOnFail = ctx.continueOnFail();
 	let stop = false;
@@ -44,7 +55,7 @@ export async function runPerItem(
 		const result = settled[itemIndex];
 		if (result.status === 'rejected') {
 			const error = result.reason as NodeApiError | NodeOperationError;
-			if (!continueOnFail) throw error;
+			if (!continueOnFail) throw created ? namingCreated(error, settled, created) : error;
 			out.push(errorItem(error, itemIndex));
 			continue;
 		}
@@ -53,6 +64,28 @@ export async function runPerItem(
 		}
 	}
 	return out;
+}
+
+/** The error of a stopped run, its description extended with what other items created. */
+function namingCreated(
+	error: NodeApiError | NodeOperationError,
+	settled: Array<PromiseSettledResult<ItemOutput[]>>,
+	created: CreatedBy,
+): NodeApiError | NodeOperationError {
+	const done: string[] = [];
+	settled.forEach((result, itemIndex) => {
+		if (result.status !== 'fulfilled') return;
+		for (const output of result.value) {
+			const what = created(output);
+			if (what) done.push(`${what} (item ${itemIndex})`);
+		}
+	});
+	if (!done.length) return error;
+	const shown = done.slice(0, CREATED_SHOWN).join(', ');
+	const more = done.length > CREATED_SHOWN ? `, and ${done.length - CREATED_SHOWN} more` : '';
+	const note = `Before the run stopped, other items had created: ${shown}${more}. They are not in the output; turn on Continue On Fail to get every item's result.`;
+	error.description = error.description ? `${error.description} ${note}` : note;
+	return error;
 }
 
 /**
@@ -67,6 +100,7 @@ export async function runPreparedPerItem<P>(
 	prepare: (itemIndex: number) => Promise<P> | P,
 	run: (plan: P, itemIndex: number) => Promise<ItemOutput | ItemOutput[]>,
 	concurrency = 1,
+	created?: CreatedBy,
 ): Promise<INodeExecutionData[]> {
 	const continueOnFail = ctx.continueOnFail();
 	const plans: Array<{ plan: P } | { error: NodeApiError | NodeOperationError }> = [];
@@ -88,5 +122,6 @@ export async function runPreparedPerItem<P>(
 			return await run(prepared.plan, itemIndex);
 		},
 		concurrency,
+		created,
 	);
 }

@@ -14,7 +14,7 @@ import { readRecordIds, type InvalidId } from '../../helpers/recordIds';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { batchSizeOption, readBatchSize } from './shared';
-import { deleteIds } from './writer';
+import { deleteIds } from './deleter';
 import { concurrencyOption, readConcurrency, readOptions, readPollSettings } from '../common';
 import {
 	catalogProperty,

@@ -22,7 +22,8 @@ import {
 	WRITE_CONCURRENCY,
 	type CatalogRecord,
 } from './shared';
-import { addRecords, deleteIds } from './writer';
+import { deleteIds } from './deleter';
+import { addRecords } from './writer';
 
 /** Ids listed per action in a dry run's plan; the counts are always complete. */
 const PLAN_ID_LIMIT = 100;

@@ -3,10 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	chunk,
 	failedBatch,
-	runBatches,
 	sendBatches,
 	stopOnFatalStatus,
-	type BatchRun,
 	type EndOfRunRetry,
 	type FailedBatch,
 } from '../../helpers/batches';
@@ -17,7 +15,7 @@ import { CATALOG_HINTS } from '../catalog/shared';
 import type { CatalogRecord } from './shared';
 
 /** Adding and deleting records is safe to repeat: failed batches get the run's retry budget again. */
-function endOfRunRetry(client: VantageClient): EndOfRunRetry {
+export function endOfRunRetry(client: VantageClient): EndOfRunRetry {
 	return {
 		rounds: client.settings.maxRetries,
 		retryable: isTransientError,
@@ -169,31 +167,4 @@ export async function addRecords(
 		}
 	});
 	return outcome;
-}
-
-/** Delete ids in batches (idempotent: Vantage ignores ids that do not exist). */
-export async function deleteIds(
-	client: VantageClient,
-	catalogId: string,
-	ids: Iterable<string>,
-	batchSize: number,
-	concurrency: number,
-): Promise<BatchRun & { batches: number }> {
-	const batches = chunk(ids, batchSize);
-	const run = await runBatches(
-		batches,
-		concurrency,
-		async (batch, index) => {
-			// Sent without the item: a batch's reason is reported once, in the item's summary.
-			await client.request({
-				...endpoints.deleteRecords(catalogId),
-				body: batch,
-				ignoreBody: true,
-				action: `deleting batch ${index + 1} of ${batches.length} (${batch.length} IDs) from catalog "${catalogId}"`,
-				hints: CATALOG_HINTS,
-			});
-		},
-		endOfRunRetry(client),
-	);
-	return { ...run, batches: batches.length };
 }
