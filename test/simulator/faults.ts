@@ -17,14 +17,16 @@ export interface FaultRule {
 	/** How many matching requests get the fault; `Infinity` (or 'always' over HTTP) for all. */
 	times: number;
 	hits: number;
+	/** Matching requests still to let through untouched before the fault starts. */
+	skip: number;
 }
 
 export class FaultTable {
 	private rules: FaultRule[] = [];
 	private random: { rate: number; faults: Fault[]; next: () => number } | null = null;
 
-	inject(route: RouteId | '*', fault: Fault, times: number): void {
-		this.rules.push({ route, fault, times, hits: 0 });
+	inject(route: RouteId | '*', fault: Fault, times: number, skip = 0): void {
+		this.rules.push({ route, fault, times, hits: 0, skip });
 	}
 
 	clear(): void {
@@ -45,6 +47,10 @@ export class FaultTable {
 			(f) => (f.route === '*' ? route !== 'Token' : f.route === route) && f.hits < f.times,
 		);
 		if (rule) {
+			if (rule.skip > 0) {
+				rule.skip--;
+				return null;
+			}
 			rule.hits++;
 			return rule.fault;
 		}

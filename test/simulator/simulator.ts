@@ -127,8 +127,9 @@ export class VantageSimulator {
 	// ------------------------------------------------------------ faults, log, tokens
 
 	/** Inject a fault for the next `times` requests to `route` (default: once). */
-	injectFault(route: RouteId | '*', fault: Fault, times = 1): void {
-		this.core.faults.inject(route, fault, times);
+	/** The next `times` requests to `route` get `fault`, after `skip` more pass untouched. */
+	injectFault(route: RouteId | '*', fault: Fault, times = 1, skip = 0): void {
+		this.core.faults.inject(route, fault, times, skip);
 	}
 
 	clearFaults(): void {

@@ -1,20 +1,51 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { mapConcurrent } from './concurrency';
+import { mapConcurrent, mapConcurrentFrom } from './concurrency';
 
-/** Split values into arrays of at most `size`, straight from the iterable (no copy of it all). */
-export function chunk<T>(values: Iterable<T>, size: number): T[][] {
-	const batches: T[][] = [];
+/** Arrays of at most `size` values, cut from the iterable as they are asked for. */
+export function* chunksOf<T>(values: Iterable<T>, size: number): Generator<T[]> {
 	let current: T[] = [];
 	for (const value of values) {
 		current.push(value);
 		if (current.length === size) {
-			batches.push(current);
+			yield current;
 			current = [];
 		}
 	}
-	if (current.length) batches.push(current);
-	return batches;
+	if (current.length) yield current;
+}
+
+/**
+ * The values of `lists` once each, in order, cut into arrays of at most `size` as they are asked
+ * for; `seen` ends up holding every distinct value. A tight loop per batch rather than a
+ * generator per value: a million IDs go through here.
+ */
+export function uniqueBatches<T>(lists: T[][], size: number, seen: Set<T>): Iterable<T[]> {
+	let list = 0;
+	let position = 0;
+	const next = (): IteratorResult<T[]> => {
+		const batch: T[] = [];
+		while (list < lists.length && batch.length < size) {
+			const values = lists[list];
+			while (position < values.length && batch.length < size) {
+				const value = values[position++];
+				const before = seen.size;
+				seen.add(value);
+				if (seen.size !== before) batch.push(value);
+			}
+			if (position >= values.length) {
+				list++;
+				position = 0;
+			}
+		}
+		return batch.length ? { done: false, value: batch } : { done: true, value: undefined };
+	};
+	return { [Symbol.iterator]: () => ({ next }) };
+}
+
+/** Split values into arrays of at most `size`, straight from the iterable (no copy of it all). */
+export function chunk<T>(values: Iterable<T>, size: number): T[][] {
+	return [...chunksOf(values, size)];
 }
 
 /** A batch that was not confirmed, with the service's reason. */
@@ -40,11 +71,6 @@ type BatchError = Error & { httpCode?: string | null };
 export type BatchResult<R> = { ok: true; value: R } | { ok: false; error: BatchError };
 
 /**
- * Send every batch with at most `concurrency` in flight; each ends with its value or its error.
- * Once `fatal` names a reason (401/403/404: every later batch would fail the same way), batches
- * not yet sent are not sent and fail with that reason.
- */
-/**
  * Sending a failed batch again at the end of a run: only for requests that are safe to repeat,
  * only for passing problems (429, 503, network), at most `rounds` times, each after `pause`.
  */
@@ -54,18 +80,36 @@ export interface EndOfRunRetry {
 	pause: (round: number) => Promise<void>;
 }
 
+/**
+ * Send every batch with at most `concurrency` in flight; each ends with its value or its error.
+ * Batches are taken from `source` as they can be sent (a generator's work overlaps the waiting);
+ * the ones taken are returned with the results. Once `fatal` names a reason (401/403/404: every
+ * later batch would fail the same way), batches not yet sent are not sent and fail with it.
+ */
 export async function sendBatches<T, R>(
-	batches: T[][],
+	source: Iterable<T[]>,
 	concurrency: number,
 	send: (values: T[], batch: number) => Promise<R>,
 	fatal: (error: BatchError) => string | undefined,
 	retry?: EndOfRunRetry,
-): Promise<{ batchesSent: number; batchesRetried: number; results: Array<BatchResult<R>> }> {
+): Promise<{
+	batches: T[][];
+	batchesSent: number;
+	batchesRetried: number;
+	results: Array<BatchResult<R>>;
+}> {
 	let stopReason: string | undefined;
 	let batchesSent = 0;
-	// The first batch goes alone: an answer every batch would get (a wrong catalog, no access)
-	// then stops the run before the others are sent.
-	const order = batches.map((_, batch) => batch);
+	const batches: T[][] = [];
+	const taken = source[Symbol.iterator]();
+	const take: Iterator<number> = {
+		next: () => {
+			const next = taken.next();
+			if (next.done) return { done: true, value: undefined };
+			batches.push(next.value);
+			return { done: false, value: batches.length - 1 };
+		},
+	};
 	const run = async (batch: number) => {
 		const values = batches[batch];
 		if (stopReason) throw new Error(`Not sent: ${stopReason}`);
@@ -80,35 +124,35 @@ export async function sendBatches<T, R>(
 		}
 		return outcome.value;
 	};
-	const settled = [
-		...(await mapConcurrent(order.slice(0, 1), 1, run)),
-		...(await mapConcurrent(order.slice(1), concurrency, run)),
-	];
-	const results: Array<BatchResult<R>> = settled.map((result) =>
+	const toResult = (result: PromiseSettledResult<R>): BatchResult<R> =>
 		result.status === 'fulfilled'
 			? { ok: true, value: result.value }
-			: { ok: false, error: result.reason as BatchError },
-	);
+			: { ok: false, error: result.reason as BatchError };
+	// The first batch goes alone: an answer every batch would get (a wrong catalog, no access)
+	// then stops the run before the others are sent.
+	const first = take.next();
+	const results: Array<BatchResult<R>> = [];
+	if (!first.done) {
+		results.push(...(await mapConcurrent([first.value], 1, run)).map(toResult));
+		results.push(...(await mapConcurrentFrom(take, concurrency, run)).map(toResult));
+	}
 	// A rate-limit storm must not fail a run: batches that failed only with a passing problem are
 	// sent again once everything else is done, before anything is reported failed.
 	let batchesRetried = 0;
 	for (let round = 0; retry && !stopReason && round < retry.rounds; round++) {
-		const again = order.filter((batch) => {
-			const result = results[batch];
-			return !result.ok && retry.retryable(result.error);
-		});
+		const again = results
+			.map((_, batch) => batch)
+			.filter((batch) => {
+				const result = results[batch];
+				return !result.ok && retry.retryable(result.error);
+			});
 		if (!again.length) break;
 		await retry.pause(round);
 		batchesRetried += again.length;
 		const retried = await mapConcurrent(again, concurrency, run);
-		retried.forEach((result, i) => {
-			results[again[i]] =
-				result.status === 'fulfilled'
-					? { ok: true, value: result.value }
-					: { ok: false, error: result.reason as BatchError };
-		});
+		retried.forEach((result, i) => (results[again[i]] = toResult(result)));
 	}
-	return { batchesSent, batchesRetried, results };
+	return { batches, batchesSent, batchesRetried, results };
 }
 
 /** A failed batch as the output lists it. */
@@ -128,13 +172,13 @@ export function stopOnFatalStatus(error: BatchError): string | undefined {
  * confirmed, or in a failed batch with the service's reason.
  */
 export async function runBatches(
-	batches: string[][],
+	source: Iterable<string[]>,
 	concurrency: number,
 	send: (ids: string[], batch: number) => Promise<void>,
 	retry?: EndOfRunRetry,
 ): Promise<BatchRun> {
-	const { batchesSent, batchesRetried, results } = await sendBatches(
-		batches,
+	const { batches, batchesSent, batchesRetried, results } = await sendBatches(
+		source,
 		concurrency,
 		send,
 		stopOnFatalStatus,

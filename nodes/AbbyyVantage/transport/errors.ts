@@ -101,8 +101,20 @@ const STATUS_SUMMARY: Record<number, string> = {
 	429: 'ABBYY Vantage is limiting the request rate',
 };
 
-/** The service's own words: ProblemDetails `detail`, else `title` plus validation `errors`. */
+/** Characters of the service's own words kept in a message: its size must not grow with the input. */
+const DETAIL_MAX = 500;
+
+/**
+ * The service's own words: ProblemDetails `detail`, else `title` plus validation `errors`, cut
+ * at DETAIL_MAX characters (a 400 may list every one of 5000 ids).
+ */
 export function serviceDetail(body: JsonObject | undefined): string | undefined {
+	const detail = fullDetail(body);
+	if (detail === undefined || detail.length <= DETAIL_MAX) return detail;
+	return `${detail.slice(0, DETAIL_MAX)}… (${detail.length - DETAIL_MAX} more characters)`;
+}
+
+function fullDetail(body: JsonObject | undefined): string | undefined {
 	if (!body) return undefined;
 	if (typeof body.detail === 'string' && body.detail) return body.detail;
 	const parts: string[] = [];

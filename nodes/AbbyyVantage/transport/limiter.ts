@@ -53,6 +53,8 @@ export class RequestLimiter {
 	private probeWindows = PROBE_WINDOWS;
 	/** The largest limit reached, for reports. */
 	peak: number;
+	/** When a request last took or gave back a slot (Date.now()). */
+	lastUsedAt = Date.now();
 
 	constructor(private readonly settings: LimiterSettings) {
 		this.limit = settings.initial;
@@ -77,6 +79,7 @@ export class RequestLimiter {
 			await new Promise<void>((resolve) => this.waiting.push(resolve));
 		}
 		this.inFlight++;
+		this.lastUsedAt = Date.now();
 		let released = false;
 		return {
 			epoch: this.epoch,
@@ -85,6 +88,7 @@ export class RequestLimiter {
 				if (released) return;
 				released = true;
 				this.inFlight--;
+				this.lastUsedAt = Date.now();
 				this.wakeUp();
 			},
 		};
@@ -148,19 +152,20 @@ export class RequestLimiter {
 
 /**
  * One adaptive limiter per execution and credential, shared by every ABBYY Vantage node of that
- * execution. Entries not used for ten minutes are dropped, so the table never grows.
+ * execution. Limiters without a request for ten minutes are dropped, so the table never grows;
+ * one in use (a long wait polls it) is kept.
  */
-const shared = new Map<string, { limiter: RequestLimiter; usedAt: number }>();
+const shared = new Map<string, RequestLimiter>();
 const IDLE_MS = 10 * 60 * 1000;
 
 export function sharedLimiter(key: string): RequestLimiter {
 	const now = Date.now();
-	for (const [k, entry] of shared) if (now - entry.usedAt > IDLE_MS) shared.delete(k);
-	let entry = shared.get(key);
-	if (!entry) {
-		entry = { limiter: new RequestLimiter({ ...AUTO_LIMITS, adaptive: true }), usedAt: now };
-		shared.set(key, entry);
+	for (const [k, limiter] of shared) if (now - limiter.lastUsedAt > IDLE_MS) shared.delete(k);
+	let limiter = shared.get(key);
+	if (!limiter) {
+		limiter = new RequestLimiter({ ...AUTO_LIMITS, adaptive: true });
+		shared.set(key, limiter);
 	}
-	entry.usedAt = now;
-	return entry.limiter;
+	limiter.lastUsedAt = now;
+	return limiter;
 }

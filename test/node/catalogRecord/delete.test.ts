@@ -77,6 +77,22 @@ describe('Catalog Record → Delete: Aggregate All Items', () => {
 		expect(maxInFlight(f.sim.requestsTo('DeleteRecords'))).toBe(4);
 	});
 
+	test('Concurrency Auto (the default) grows past its start of 4 in flight, never past 16', async () => {
+		const all = ids('r', 0, 6000);
+		f.sim.seedRecords(CATALOG, all);
+		f.sim.setLatency(30);
+		const result = await runNode({
+			credentials: f.store,
+			items: [{ ids: all }],
+			parameters: deleteParams({ mode: 'aggregate', options: { batchSize: 50 } }),
+		});
+		expect(result.items[0].json).toMatchObject({ batchesSent: 120, idsDeleted: 6000 });
+		const inFlight = maxInFlight(f.sim.requestsTo('DeleteRecords'));
+		expect(inFlight).toBeGreaterThan(4);
+		expect(inFlight).toBeLessThanOrEqual(16);
+		expect(f.sim.recordIds(CATALOG)).toEqual([]);
+	});
+
 	test('items naming different catalogs get one summary per catalog, paired with their items', async () => {
 		f.sim.seedRecords(CATALOG, ['a', 'b']);
 		f.sim.seedRecords(FIXTURE.catalogId, ['c']);
@@ -232,6 +248,30 @@ describe('Catalog Record → Delete: Per Item', () => {
 		expect(sentBodies()).toEqual([['a'], ['b', 'c', 'missing']]);
 	});
 
+	test('items are handled concurrently under Auto (the default), one at a time when pinned to 1', async () => {
+		const items = Array.from({ length: 8 }, (_, i) => ({ ids: [`p${i}`] }));
+		f.sim.setLatency(30);
+		for (const [options, concurrent] of [
+			[{}, true],
+			[{ concurrency: 1 }, false],
+		] as const) {
+			f.sim.seedRecords(CATALOG, ids('p', 0, 8));
+			f.sim.clearLog();
+			const result = await runNode({
+				credentials: f.store,
+				items,
+				parameters: deleteParams({ mode: 'perItem', options }),
+			});
+			expect(result.items.map((i) => [i.json.idsDeleted, i.pairedItem])).toEqual(
+				items.map((_, item) => [1, { item }]),
+			);
+			const inFlight = maxInFlight(f.sim.requestsTo('DeleteRecords'));
+			if (concurrent) expect(inFlight).toBeGreaterThan(1);
+			else expect(inFlight).toBe(1);
+			expect(f.sim.recordIds(CATALOG)).toEqual([]);
+		}
+	});
+
 	test('typed IDs: commas and new lines separate, spaces around them are trimmed', async () => {
 		await runNode({
 			credentials: f.store,
@@ -294,8 +334,8 @@ describe('Catalog Record → Delete: bad input never causes a request', () => {
 			});
 			expect(result.error?.message).toBe(`${message} [item 1]`);
 		}
-		// Per Item handled item 0 before item 1 failed; Aggregate checks every item first.
-		expect(f.sim.requestsTo('DeleteRecords')).toHaveLength(1);
+		// Both modes read and check every item before the first request.
+		expect(f.sim.requestsTo('DeleteRecords')).toHaveLength(0);
 	});
 
 	test('no IDs at all: an item in Per Item mode, or every item in Aggregate mode', async () => {

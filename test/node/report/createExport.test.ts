@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness/n8n';
-import { useSimulator } from '../../helpers/fixture';
+import { maxInFlight, useSimulator } from '../../helpers/fixture';
 import { nodeParams } from '../../helpers/params';
 
 const f = useSimulator();
@@ -154,5 +154,48 @@ describe('Create Export', () => {
 		});
 		expect(result.error?.message).toMatch(message);
 		expect(f.sim.requests).toHaveLength(0);
+	});
+});
+
+describe('Create Export: many items', () => {
+	const items = Array.from({ length: 8 }, (_, i) => ({ day: `2025-11-0${i + 1}` }));
+	const params = (options: IDataObject = {}) =>
+		nodeParams('report', 'createExport', { startDate: '={{ $json.day }}', options });
+
+	test('Concurrency Auto (the default) creates exports of several items at once, one each', async () => {
+		f.sim.setLatency(30);
+		const result = await runNode({ credentials: f.store, items, parameters: params() });
+		const created = f.sim.requestsTo('CreateTransactionStepsExportRequest');
+		expect(created).toHaveLength(8);
+		expect(maxInFlight(created)).toBeGreaterThan(1);
+		expect(result.items.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+		expect(new Set(result.items.map((item) => item.json.requestId)).size).toBe(8);
+	});
+
+	test('Concurrency 1 creates them one at a time', async () => {
+		f.sim.setLatency(30);
+		await runNode({ credentials: f.store, items, parameters: params({ concurrency: 1 }) });
+		const created = f.sim.requestsTo('CreateTransactionStepsExportRequest');
+		expect(created).toHaveLength(8);
+		expect(maxInFlight(created)).toBe(1);
+	});
+
+	test('a refusal by Vantage names the exports other items had already created', async () => {
+		f.sim.injectFault(
+			'CreateTransactionStepsExportRequest',
+			{ kind: 'status', status: 400, body: { title: 'Bad request', detail: 'Not allowed' } },
+			1,
+			2,
+		);
+		const result = await runNode({
+			credentials: f.store,
+			items: items.slice(0, 3),
+			parameters: params({ concurrency: 1 }),
+		});
+		const [first, second] = f.sim.exportIds();
+		expect(result.error?.message).toBe('ABBYY Vantage rejected the request: Not allowed [item 2]');
+		expect(result.error?.description).toContain(
+			`Before the run stopped, other items had created: export ${first} (item 0), export ${second} (item 1).`,
+		);
 	});
 });

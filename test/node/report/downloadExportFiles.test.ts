@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { readBinary, runNode } from '../../harness/n8n';
-import { useSimulator } from '../../helpers/fixture';
+import { maxInFlight, useSimulator } from '../../helpers/fixture';
 import { nodeParams } from '../../helpers/params';
 import { sampleCsv } from '../../simulator/simulator';
 import { createExport } from './exports';
@@ -33,6 +33,32 @@ describe('Download Export Files', () => {
 			});
 			expect((await readBinary(item)).toString('utf8')).toBe(files[index]);
 			expect(item.pairedItem).toEqual({ item: 0 });
+		}
+	});
+
+	test('items are downloaded concurrently under Auto (the default), one at a time when pinned to 1', async () => {
+		const ids: string[] = [];
+		for (let i = 0; i < 6; i++)
+			ids.push(await createExport(f, { path: ['Succeeded'], files: [`f${i}`] }));
+		f.sim.setLatency(30);
+		for (const [options, concurrent] of [
+			[{}, true],
+			[{ concurrency: 1 }, false],
+		] as const) {
+			f.sim.clearLog();
+			const result = await runNode({
+				credentials: f.store,
+				items: ids.map((id) => ({ id })),
+				parameters: download({ options }),
+			});
+			const files = await Promise.all(
+				result.items.map(async (item) => (await readBinary(item)).toString()),
+			);
+			expect(files).toEqual(ids.map((_, i) => `f${i}`));
+			const downloads = f.sim.requestsTo('GetExportResult');
+			expect(downloads).toHaveLength(6);
+			if (concurrent) expect(maxInFlight(downloads)).toBeGreaterThan(1);
+			else expect(maxInFlight(downloads)).toBe(1);
 		}
 	});
 

@@ -9,12 +9,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PollSettings } from '../../helpers/polling';
 import { apiError, asNodeError, errorItem, invalid } from '../../helpers/errors';
-import { runPerItem } from '../../helpers/items';
+import { uniqueBatches } from '../../helpers/batches';
+import { runPreparedPerItem } from '../../helpers/items';
 import { readRecordIds, type InvalidId } from '../../helpers/recordIds';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { batchSizeOption, readBatchSize } from './shared';
-import { deleteIds } from './deleter';
+import { deleteBatches } from './deleter';
 import { concurrencyOption, readConcurrency, readOptions, readPollSettings } from '../common';
 import {
 	catalogProperty,
@@ -175,19 +176,19 @@ function readSettings(ctx: IExecuteFunctions, client: VantageClient): Settings {
 	};
 }
 
-/** IDs to delete from one catalog: deduplicated as they are read, with the count before. */
+/** IDs to delete from one catalog, as read and checked; duplicates are removed while sending. */
 interface IdPool {
-	unique: Set<string>;
+	lists: string[][];
 	requested: number;
 	invalidIds: InvalidId[];
 }
 
 function emptyPool(): IdPool {
-	return { unique: new Set(), requested: 0, invalidIds: [] };
+	return { lists: [], requested: 0, invalidIds: [] };
 }
 
 function addToPool(pool: IdPool, ids: string[], invalidIds: InvalidId[]): void {
-	for (const id of ids) pool.unique.add(id);
+	pool.lists.push(ids);
 	pool.requested += ids.length;
 	for (const bad of invalidIds) pool.invalidIds.push(bad);
 }
@@ -205,7 +206,7 @@ async function deleteFromCatalog(
 	itemIndex: number,
 	reindexNow = true,
 ): Promise<IDataObject> {
-	if (pool.unique.size === 0) {
+	if (pool.requested === 0) {
 		throw invalid(
 			ctx,
 			itemIndex,
@@ -214,14 +215,15 @@ async function deleteFromCatalog(
 				: 'No record IDs to delete: Record IDs is empty',
 		);
 	}
-	const uniqueCount = pool.unique.size;
-	const run = await deleteIds(
+	const seen = new Set<string>();
+	// Duplicates are removed as the batches are cut, while earlier batches are in flight.
+	const run = await deleteBatches(
 		client,
 		catalogId,
-		pool.unique,
-		settings.batchSize,
+		uniqueBatches(pool.lists, settings.batchSize, seen),
 		settings.concurrency,
 	);
+	const uniqueCount = seen.size;
 	const { failedBatches } = run;
 	const summary: IDataObject = {
 		catalogId,
@@ -317,22 +319,22 @@ export async function execute(
 	] as const);
 
 	if (mode === 'perItem') {
-		const out = await runPerItem(this, items, async (itemIndex) => {
-			const catalogId = readCatalogId(this, itemIndex);
-			const read = readRecordIds(this, items, itemIndex, settings.skipInvalidIds);
-			const pool = emptyPool();
-			addToPool(pool, read.ids, read.invalidIds);
-			const summary = await deleteFromCatalog(
-				this,
-				client,
-				catalogId,
-				pool,
-				settings,
-				itemIndex,
-				false,
-			);
-			return { json: summary };
-		});
+		// Every item is read and checked before the first request, then items run concurrently.
+		const out = await runPreparedPerItem(
+			this,
+			items,
+			(itemIndex) => {
+				const catalogId = readCatalogId(this, itemIndex);
+				const read = readRecordIds(this, items, itemIndex, settings.skipInvalidIds);
+				const pool = emptyPool();
+				addToPool(pool, read.ids, read.invalidIds);
+				return { catalogId, pool };
+			},
+			async ({ catalogId, pool }, itemIndex) => ({
+				json: await deleteFromCatalog(this, client, catalogId, pool, settings, itemIndex, false),
+			}),
+			settings.concurrency,
+		);
 		if (settings.reindexAfterDelete) await reindexOncePerCatalog(this, client, out, settings);
 		return out;
 	}

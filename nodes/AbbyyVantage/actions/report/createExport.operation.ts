@@ -12,9 +12,11 @@ import { apiError, invalid } from '../../helpers/errors';
 import { runPreparedPerItem } from '../../helpers/items';
 import { optionalText } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
-import { readOptions } from '../common';
+import { concurrencyOption, readConcurrency, readOptions } from '../common';
 import { readSkillFilter, skillFilterProperty } from '../skill/shared';
 import { REPORT_ACCESS_HINTS } from './shared';
+
+const CONCURRENCY = { max: 8, what: 'exports' };
 
 const properties: INodeProperties[] = [
 	{
@@ -57,6 +59,14 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [concurrencyOption(CONCURRENCY)],
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -69,6 +79,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
 	// Every item is checked before the first export is created (see runPreparedPerItem).
 	return await runPreparedPerItem(
 		this,
@@ -129,5 +140,7 @@ export async function execute(
 			}
 			return { json: { requestId, ...body } };
 		},
+		concurrency,
+		({ json }) => `export ${String(json.requestId)}`,
 	);
 }

@@ -18,7 +18,7 @@ import {
 } from '../common';
 import { getExportStatus, readRequestId, REPORT_ACCESS_HINTS, requestIdProperty } from './shared';
 
-const CONCURRENCY = { max: 16, what: 'files' };
+const CONCURRENCY = { max: 16, what: 'downloads' };
 
 const properties: INodeProperties[] = [
 	requestIdProperty,
@@ -132,5 +132,6 @@ export async function execute(
 			outputs.push(result.value);
 		}
 		return outputs;
-	});
+		// Items run concurrently too; the limiter bounds the downloads in flight across them.
+	}, concurrency);
 }

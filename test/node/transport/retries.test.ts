@@ -1,17 +1,17 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { Failure } from '../../nodes/AbbyyVantage/transport/errors';
+import type { Failure } from '../../../nodes/AbbyyVantage/transport/errors';
 import {
 	backoffDelay,
 	parseRetryAfter,
 	retryDelay,
 	type FailedAttempt,
-} from '../../nodes/AbbyyVantage/transport/retry';
-import { runNode, serialize, simulatorCredentials } from '../harness/n8n';
-import { useSimulator } from '../helpers/fixture';
-import { nodeParams, rl } from '../helpers/params';
-import { FIXTURE, VantageSimulator, type Fault, type RouteId } from '../simulator/simulator';
-import { createExport } from './report/exports';
+} from '../../../nodes/AbbyyVantage/transport/retry';
+import { runNode, serialize, simulatorCredentials } from '../../harness/n8n';
+import { useSimulator } from '../../helpers/fixture';
+import { nodeParams, rl } from '../../helpers/params';
+import { FIXTURE, VantageSimulator, type Fault, type RouteId } from '../../simulator/simulator';
+import { createExport } from '../report/exports';
 
 const f = useSimulator();
 

@@ -1,6 +1,7 @@
-import { sleep } from 'n8n-workflow';
+import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 
-import { RequestLimiter } from '../../nodes/AbbyyVantage/transport/limiter';
+import { CREDENTIAL_TYPE, VantageClient } from '../../../nodes/AbbyyVantage/transport';
+import { RequestLimiter } from '../../../nodes/AbbyyVantage/transport/limiter';
 
 /**
  * Concurrency Auto against a service that refuses (429) every request arriving while `capacity`
@@ -93,5 +94,32 @@ describe('Concurrency Auto (RequestLimiter)', () => {
 		const started = Date.now();
 		(await limiter.acquire()).release();
 		expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+	});
+});
+
+describe('one Auto limiter per execution and credential', () => {
+	/** The little of n8n's execute context the client reads to pick its limiter. */
+	const context = (executionId: string, credentialId: string) =>
+		({
+			getExecutionId: () => executionId,
+			getNode: () => ({ credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: 'c' } } }),
+		}) as unknown as IExecuteFunctions;
+
+	test('nodes of one execution with one credential share it; another execution or credential has its own', () => {
+		const limiter = (executionId: string, credentialId: string) =>
+			new VantageClient(context(executionId, credentialId)).limiter;
+		const shared = limiter('exec-a', 'cred-1');
+		expect(limiter('exec-a', 'cred-1')).toBe(shared);
+		expect(limiter('exec-b', 'cred-1')).not.toBe(shared);
+		expect(limiter('exec-a', 'cred-2')).not.toBe(shared);
+		expect(shared.adaptive).toBe(true);
+	});
+
+	test('a pinned Concurrency gives that node its own fixed limiter', () => {
+		const client = new VantageClient(context('exec-c', 'cred-1'));
+		client.useConcurrency(3);
+		expect(client.limiter).not.toBe(new VantageClient(context('exec-c', 'cred-1')).limiter);
+		expect(client.limiter.adaptive).toBe(false);
+		expect(client.limiter.current).toBe(3);
 	});
 });
