@@ -11,9 +11,12 @@ import type {
 
 import {
 	DEFAULT_SCOPE,
+	jsonObjectOf,
+	REGIONS,
 	resolveBaseUrl,
 	signInError as safeSignInError,
 	TEST_BASE_URL_EXPRESSION,
+	TEST_PATH,
 	tokenUrl,
 } from './AbbyyVantageApi.endpoints';
 
@@ -33,17 +36,6 @@ const OAUTH_HINTS: Record<string, string> = {
 function responseOf(error: unknown): { status?: number; data?: unknown } | undefined {
 	const e = error as { response?: { status?: number; data?: unknown }; cause?: unknown };
 	return e?.response ?? (e?.cause as { response?: { status?: number; data?: unknown } })?.response;
-}
-
-function parseJson(data: unknown): IDataObject | undefined {
-	if (data && typeof data === 'object' && !Buffer.isBuffer(data)) return data as IDataObject;
-	const text = Buffer.isBuffer(data) ? data.toString('utf8') : typeof data === 'string' ? data : '';
-	try {
-		const parsed: unknown = JSON.parse(text);
-		return parsed && typeof parsed === 'object' ? (parsed as IDataObject) : undefined;
-	} catch {
-		return undefined;
-	}
 }
 
 /** Never let a secret through, even if a server or proxy echoes it back. */
@@ -68,7 +60,7 @@ function signInError(
 	const secrets = [credentials.password, credentials.clientSecret, credentials.accessToken];
 	let message: string;
 	if (response?.status) {
-		const body = parseJson(response.data);
+		const body = jsonObjectOf(response.data);
 		const code = typeof body?.error === 'string' ? body.error : undefined;
 		const description =
 			typeof body?.error_description === 'string' ? `: ${body.error_description}` : '';
@@ -92,8 +84,7 @@ export class AbbyyVantageApi implements ICredentialType {
 		dark: 'file:../icons/abbyyVantage.dark.svg',
 	};
 
-	documentationUrl =
-		'https://docs.abbyy.com/vantage/developer/authentication/authentication';
+	documentationUrl = 'https://docs.abbyy.com/vantage/developer/authentication/authentication';
 
 	properties: INodeProperties[] = [
 		{
@@ -101,15 +92,13 @@ export class AbbyyVantageApi implements ICredentialType {
 			name: 'region',
 			type: 'options',
 			options: [
-				{ name: 'Australia', value: 'au' },
+				...Object.entries(REGIONS).map(([value, { name }]) => ({ name, value })),
 				{
 					name: 'Custom',
 					value: 'custom',
 					description: 'On-premises installation or a test server',
 				},
-				{ name: 'Europe', value: 'eu' },
-				{ name: 'United States', value: 'us' },
-			],
+			].sort((a, b) => a.name.localeCompare(b.name)),
 			default: 'us',
 			description: 'The Vantage cloud region your tenant lives in',
 		},
@@ -246,7 +235,7 @@ export class AbbyyVantageApi implements ICredentialType {
 		} catch (error) {
 			throw signInError(error, url, credentials);
 		}
-		const token = parseJson(response)?.access_token;
+		const token = jsonObjectOf(response)?.access_token;
 		if (typeof token !== 'string' || token === '') {
 			throw safeSignInError(
 				`The token endpoint ${url} answered without an access token. Check Region or Base URL`,
@@ -270,7 +259,7 @@ export class AbbyyVantageApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: TEST_BASE_URL_EXPRESSION,
-			url: '/api/publicapi/v1/catalogs',
+			url: TEST_PATH,
 			method: 'GET',
 		},
 	};

@@ -6,11 +6,18 @@
  * Hosts: the `servers` of ABBYY's OpenAPI documents; token endpoint:
  * https://docs.abbyy.com/vantage/developer/authentication/authentication
  */
-export const REGION_HOSTS: Readonly<Record<string, string>> = {
-	us: 'https://vantage-us.abbyy.com',
-	eu: 'https://vantage-eu.abbyy.com',
-	au: 'https://vantage-au.abbyy.com',
+export const REGIONS: Readonly<Record<string, { name: string; host: string }>> = {
+	au: { name: 'Australia', host: 'https://vantage-au.abbyy.com' },
+	eu: { name: 'Europe', host: 'https://vantage-eu.abbyy.com' },
+	us: { name: 'United States', host: 'https://vantage-us.abbyy.com' },
 };
+
+export const REGION_HOSTS: Readonly<Record<string, string>> = Object.fromEntries(
+	Object.entries(REGIONS).map(([region, { host }]) => [region, host]),
+);
+
+/** The catalog list: a cheap authenticated read for the credential's Test button (GetCatalogs). */
+export const TEST_PATH = '/api/publicapi/v1/catalogs';
 
 export const DEFAULT_SCOPE = 'openid permissions global.wildcard';
 
@@ -107,4 +114,29 @@ export function tokenUrl(baseUrl: string, tenantId: unknown): string {
 	return tenant
 		? `${baseUrl}/auth2/${encodeURIComponent(tenant)}/connect/token`
 		: `${baseUrl}/auth2/connect/token`;
+}
+
+/** A response body as text, whatever form the HTTP helper gave it in; '' when it is not text. */
+export function bodyText(data: unknown): string {
+	if (Buffer.isBuffer(data)) return data.toString('utf8');
+	if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+	return typeof data === 'string' ? data : '';
+}
+
+/** A response body as a JSON object: already parsed, or JSON text; undefined otherwise. */
+export function jsonObjectOf(data: unknown): Record<string, unknown> | undefined {
+	if (
+		data &&
+		typeof data === 'object' &&
+		!Buffer.isBuffer(data) &&
+		!(data instanceof ArrayBuffer)
+	) {
+		return data as Record<string, unknown>;
+	}
+	try {
+		const parsed: unknown = JSON.parse(bodyText(data));
+		return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : undefined;
+	} catch {
+		return undefined;
+	}
 }

@@ -6,14 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import * as catalog from './actions/catalog/Catalog.resource';
-import * as catalogRecord from './actions/catalogRecord/CatalogRecord.resource';
 import { requestOptionsProperty } from './actions/common';
-import * as report from './actions/report/Report.resource';
-import { resourceOptions, router } from './actions/router';
-import * as skill from './actions/skill/Skill.resource';
-import * as transaction from './actions/transaction/Transaction.resource';
-import * as transactionDocument from './actions/transactionDocument/TransactionDocument.resource';
+import { resourceOptions, resourceProperties, router } from './actions/router';
 import { searchCatalogs, searchSkills } from './methods/listSearch';
 import { getCatalogColumns } from './methods/resourceMapping';
 
@@ -44,12 +38,7 @@ export class AbbyyVantage implements INodeType {
 				options: resourceOptions,
 				default: 'transaction',
 			},
-			...catalog.description,
-			...catalogRecord.description,
-			...report.description,
-			...skill.description,
-			...transaction.description,
-			...transactionDocument.description,
+			...resourceProperties,
 			requestOptionsProperty,
 		],
 	};

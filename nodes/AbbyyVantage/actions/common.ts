@@ -93,7 +93,8 @@ export function readReturnLimit(ctx: IExecuteFunctions, itemIndex: number): numb
 		ctx,
 		itemIndex,
 		'Limit',
-		ctx.getNodeParameter('limit', itemIndex, 50),
+		// n8n fills in the parameter's default when the workflow is loaded.
+		ctx.getNodeParameter('limit', itemIndex),
 		1,
 		Number.MAX_SAFE_INTEGER,
 	);

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { VantageClient } from '../transport';
@@ -12,40 +17,47 @@ import * as transaction from './transaction/Transaction.resource';
 import * as transactionDocument from './transactionDocument/TransactionDocument.resource';
 
 /**
- * Every resource and its operations, taken from the resource modules: the Operation picker of each
- * resource is built from the same map (see `resourceDescription`), so an operation the user can
- * pick always has an `execute`, and the Resource picker below must label every resource.
+ * Every resource: its label and its module (operations and their parameters). The Resource
+ * picker, the node's parameters and the router's map below all come from this one table, so a
+ * resource cannot be listed without its operations, nor an operation be picked without an
+ * `execute` (each resource's Operation picker is built from the same map; see
+ * `resourceDescription`).
  *
  * Parameters read once per execution, from the first item: Resource, Operation, Request Options,
  * Concurrency, and the settings that shape a whole run (Delete Records' Mode, Batch Size and
  * options). They decide how items are grouped and scheduled, so they cannot differ per item. Every
  * other parameter is read per item, so expressions such as `{{ $json.catalog }}` work.
  */
-export const resources = {
-	catalog: catalog.operations,
-	catalogRecord: catalogRecord.operations,
-	report: report.operations,
-	skill: skill.operations,
-	transaction: transaction.operations,
-	transactionDocument: transactionDocument.operations,
-} satisfies Record<string, OperationMap>;
+const RESOURCES = {
+	catalog: { name: 'Catalog', module: catalog },
+	catalogRecord: { name: 'Catalog Record', module: catalogRecord },
+	report: { name: 'Report', module: report },
+	skill: { name: 'Skill', module: skill },
+	transaction: { name: 'Transaction', module: transaction },
+	transactionDocument: { name: 'Transaction Document', module: transactionDocument },
+} satisfies Record<string, { name: string; module: ResourceModule }>;
 
-export type ResourceName = keyof typeof resources;
+interface ResourceModule {
+	operations: OperationMap;
+	description: INodeProperties[];
+}
 
-const RESOURCE_NAMES: Record<ResourceName, string> = {
-	catalog: 'Catalog',
-	catalogRecord: 'Catalog Record',
-	report: 'Report',
-	skill: 'Skill',
-	transaction: 'Transaction',
-	transactionDocument: 'Transaction Document',
-};
+type Table = typeof RESOURCES;
+export type ResourceName = keyof Table;
 
-export const resourceOptions: INodePropertyOptions[] = (
-	Object.keys(RESOURCE_NAMES) as ResourceName[]
-)
-	.map((value) => ({ name: RESOURCE_NAMES[value], value }))
+/** Each resource's operations, keyed as the Resource and Operation parameters name them. */
+export const resources = Object.fromEntries(
+	Object.entries(RESOURCES).map(([resource, { module }]) => [resource, module.operations]),
+) as { [R in ResourceName]: Table[R]['module']['operations'] };
+
+export const resourceOptions: INodePropertyOptions[] = Object.entries(RESOURCES)
+	.map(([value, { name }]) => ({ name, value }))
 	.sort((a, b) => a.name.localeCompare(b.name));
+
+/** Every resource's Operation picker and operation parameters, for the node's description. */
+export const resourceProperties: INodeProperties[] = Object.values(RESOURCES).flatMap(
+	({ module }) => module.description,
+);
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();

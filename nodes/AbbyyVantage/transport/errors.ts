@@ -1,6 +1,10 @@
 import type { INode, JsonObject, NodeApiError } from 'n8n-workflow';
 
-import { SIGN_IN_ERROR_NAME } from '../../../credentials/AbbyyVantageApi.endpoints';
+import {
+	bodyText,
+	jsonObjectOf,
+	SIGN_IN_ERROR_NAME,
+} from '../../../credentials/AbbyyVantageApi.endpoints';
 import { apiError } from '../helpers/errors';
 import { isTransient, notProcessed } from './retry';
 
@@ -33,29 +37,12 @@ function header(headers: unknown, name: string): string | undefined {
 	return value === undefined || value === null ? undefined : String(value);
 }
 
+/** An error body as JSON for the error (ProblemDetails), or its text as `message`. */
 export function parseJsonBody(data: unknown): JsonObject | undefined {
-	if (
-		data &&
-		typeof data === 'object' &&
-		!Buffer.isBuffer(data) &&
-		!(data instanceof ArrayBuffer)
-	) {
-		return data as JsonObject;
-	}
-	const text = Buffer.isBuffer(data)
-		? data.toString('utf8')
-		: data instanceof ArrayBuffer
-			? Buffer.from(data).toString('utf8')
-			: typeof data === 'string'
-				? data
-				: '';
-	if (!text.trim()) return undefined;
-	try {
-		const parsed: unknown = JSON.parse(text);
-		return parsed && typeof parsed === 'object' ? (parsed as JsonObject) : { message: text };
-	} catch {
-		return { message: text.slice(0, 500) };
-	}
+	const json = jsonObjectOf(data);
+	if (json) return json as JsonObject;
+	const text = bodyText(data);
+	return text.trim() ? { message: text.slice(0, 500) } : undefined;
 }
 
 /** Walk n8n's wrappers (NodeApiError → AxiosError → …) to the facts of the failure. */

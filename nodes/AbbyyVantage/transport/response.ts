@@ -1,4 +1,5 @@
 /** Reading what n8n's HTTP helper returned. */
+import { bodyText } from '../../../credentials/AbbyyVantageApi.endpoints';
 
 export const MALFORMED = Symbol('malformed');
 
@@ -6,7 +7,7 @@ export const MALFORMED = Symbol('malformed');
 export function parseResponse(response: unknown): unknown {
 	if (response === undefined || response === null) return undefined;
 	if (Buffer.isBuffer(response) || typeof response === 'string') {
-		const text = Buffer.isBuffer(response) ? response.toString('utf8') : response;
+		const text = bodyText(response);
 		if (text.trim() === '') return undefined;
 		try {
 			return JSON.parse(text);
