@@ -1,5 +1,8 @@
 import { sleep } from 'n8n-workflow';
 
+import { SECOND_MS } from '../constants';
+import { count } from './text';
+
 /** Thrown when the execution is cancelled during a wait. */
 export class CancelledError extends Error {
 	constructor() {
@@ -32,9 +35,8 @@ export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
 
 /** A duration for messages: "1 second", "90 seconds", "30 minutes", "2 hours". */
 export function describeDuration(ms: number): string {
-	const seconds = Math.round(ms / 1000);
-	const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-	if (seconds >= 3600 && seconds % 3600 === 0) return unit(seconds / 3600, 'hour');
-	if (seconds >= 120 && seconds % 60 === 0) return unit(seconds / 60, 'minute');
-	return unit(seconds, 'second');
+	const seconds = Math.round(ms / SECOND_MS);
+	if (seconds >= 3600 && seconds % 3600 === 0) return count(seconds / 3600, 'hour');
+	if (seconds >= 120 && seconds % 60 === 0) return count(seconds / 60, 'minute');
+	return count(seconds, 'second');
 }

@@ -1,3 +1,4 @@
+import { SECOND_MS } from '../constants';
 import { invalid, type NodeContext } from './errors';
 import { pathSegmentProblem } from './path';
 
@@ -127,7 +128,7 @@ export function requireSeconds(
 			`${displayName} must be between ${min} and ${max} seconds, not ${seconds}`,
 		);
 	}
-	return Math.round(seconds * 1000);
+	return Math.round(seconds * SECOND_MS);
 }
 
 /** One of the allowed option values (expressions can produce anything). */

@@ -1,4 +1,5 @@
 /** Bounded exponential backoff with jitter, honouring Retry-After. */
+import { SECOND_MS } from '../constants';
 import type { Failure } from './errors';
 
 export interface RetrySettings {
@@ -26,7 +27,7 @@ export const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
 	const text = value.trim();
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * SECOND_MS);
 	const date = Date.parse(text);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -11,6 +11,7 @@ import type { PollSettings } from '../../helpers/polling';
 import { apiError, asNodeError, errorItem, invalid } from '../../helpers/errors';
 import { uniqueBatches } from '../../helpers/batches';
 import { runPreparedPerItem } from '../../helpers/items';
+import { count } from '../../helpers/text';
 import { readRecordIds, type InvalidId } from '../../helpers/recordIds';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
@@ -211,7 +212,7 @@ async function deleteFromCatalog(
 			ctx,
 			itemIndex,
 			pool.invalidIds.length
-				? `No valid record IDs to delete: all ${pool.invalidIds.length} were skipped as invalid`
+				? `No valid record IDs to delete: ${pool.invalidIds.length === 1 ? 'the only ID was' : `all ${pool.invalidIds.length} were`} skipped as invalid`
 				: 'No record IDs to delete: Record IDs is empty',
 		);
 	}
@@ -250,7 +251,7 @@ async function deleteFromCatalog(
 				idsFailed: notDeleted.length,
 				failedBatchCount: failedBatches.length,
 			} as JsonObject,
-			`Deleted ${run.idsDone} of ${uniqueCount} record IDs from catalog "${catalogId}"; ${notDeleted.length} in ${failedBatches.length} failed batch${failedBatches.length === 1 ? '' : 'es'} were not deleted: ${failedBatches[0].error}`,
+			`Deleted ${run.idsDone} of ${count(uniqueCount, 'record ID')} from catalog "${catalogId}"; ${notDeleted.length} in ${count(failedBatches.length, 'failed batch', 'failed batches')} ${notDeleted.length === 1 ? 'was' : 'were'} not deleted: ${failedBatches[0].error}`,
 			{
 				description: `Not deleted (${notDeleted.length}): ${shown.join(', ')}${notDeleted.length > shown.length ? `, and ${notDeleted.length - shown.length} more` : ''}. Every ID not deleted is in failedBatches of the error item (turn on Continue On Fail to get it).`,
 				httpCode: failedBatches[0].httpCode ?? undefined,

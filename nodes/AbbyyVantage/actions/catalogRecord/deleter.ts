@@ -1,4 +1,5 @@
 import { chunksOf, runBatches, type BatchRun } from '../../helpers/batches';
+import { count } from '../../helpers/text';
 import { endpoints, type VantageClient } from '../../transport';
 import { CATALOG_HINTS } from '../catalog/shared';
 import { endOfRunRetry } from './writer';
@@ -34,7 +35,7 @@ export async function deleteBatches(
 				...endpoints.deleteRecords(catalogId),
 				body: batch,
 				ignoreBody: true,
-				action: `deleting batch ${index + 1} (${batch.length} ${batch.length === 1 ? 'ID' : 'IDs'}) from catalog "${catalogId}"`,
+				action: `deleting batch ${index + 1} (${count(batch.length, 'ID')}) from catalog "${catalogId}"`,
 				hints: CATALOG_HINTS,
 			});
 		},

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { INT32_MAX } from '../../constants';
 import { safeFileName } from '../../helpers/fileNames';
+import { count as countOf } from '../../helpers/text';
 import { mapConcurrent } from '../../helpers/concurrency';
 import { invalid, operationError } from '../../helpers/errors';
 import { runPerItem, type ItemOutput } from '../../helpers/items';
@@ -63,75 +64,80 @@ export async function execute(
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
 	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
-	return await runPerItem(this, items, async (itemIndex) => {
-		const requestId = readRequestId(this, itemIndex);
-		const files = requireOption(
-			this,
-			itemIndex,
-			'Files',
-			this.getNodeParameter('files', itemIndex),
-			['all', 'one'] as const,
-		);
-		const wanted =
-			files === 'one'
-				? requireInteger(
-						this,
-						itemIndex,
-						'File Index',
-						this.getNodeParameter('fileIndex', itemIndex),
-						0,
-						INT32_MAX,
-					)
-				: undefined;
-		const binaryProperty = readOutputField(this, itemIndex);
-
-		// Only a succeeded export has files; asking first gives a clear error instead of an empty file.
-		const status = await getExportStatus(client, requestId, itemIndex);
-		if (status.status !== 'Succeeded') {
-			throw operationError(
-				this.getNode(),
-				itemIndex,
-				`Export ${requestId} has no files to download: its status is ${status.status}`,
-				{
-					description:
-						status.status === 'Failed' || status.status === 'Cancelled'
-							? `Create a new export. Correlation ID for ABBYY support: ${status.correlationId ?? 'none'}.`
-							: 'Use Wait For Export before downloading.',
-					output: { ...status },
-				},
-			);
-		}
-		const count = status.totalFileCount ?? 0;
-		if (wanted !== undefined && wanted >= count) {
-			throw invalid(
+	return await runPerItem(
+		this,
+		items,
+		async (itemIndex) => {
+			const requestId = readRequestId(this, itemIndex);
+			const files = requireOption(
 				this,
 				itemIndex,
-				`File Index ${wanted} is out of range: export ${requestId} has ${count} file${count === 1 ? '' : 's'}${count ? ` (0–${count - 1})` : ''}`,
+				'Files',
+				this.getNodeParameter('files', itemIndex),
+				['all', 'one'] as const,
 			);
-		}
-		const indexes = wanted !== undefined ? [wanted] : Array.from({ length: count }, (_, i) => i);
-		const settled = await mapConcurrent(
-			indexes,
-			concurrency,
-			async (fileIndex): Promise<ItemOutput> => {
-				const bytes = await client.request<Buffer>({
-					...endpoints.getExportResult(requestId, fileIndex),
-					binary: true,
+			const wanted =
+				files === 'one'
+					? requireInteger(
+							this,
+							itemIndex,
+							'File Index',
+							this.getNodeParameter('fileIndex', itemIndex),
+							0,
+							INT32_MAX,
+						)
+					: undefined;
+			const binaryProperty = readOutputField(this, itemIndex);
+
+			// Only a succeeded export has files; asking first gives a clear error instead of an empty file.
+			const status = await getExportStatus(client, requestId, itemIndex);
+			if (status.status !== 'Succeeded') {
+				throw operationError(
+					this.getNode(),
 					itemIndex,
-					action: `downloading file ${fileIndex} of export ${requestId}`,
-					hints: REPORT_ACCESS_HINTS,
-				});
-				const fileName = safeFileName(`export-${requestId}-${fileIndex}.csv`);
-				const json = { requestId, fileIndex, totalFileCount: count };
-				return await fileItem(this, binaryProperty, bytes, fileName, json, 'text/csv');
-			},
-		);
-		const outputs: ItemOutput[] = [];
-		for (const result of settled) {
-			if (result.status === 'rejected') throw result.reason;
-			outputs.push(result.value);
-		}
-		return outputs;
-		// Items run concurrently too; the limiter bounds the downloads in flight across them.
-	}, concurrency);
+					`Export ${requestId} has no files to download: its status is ${status.status}`,
+					{
+						description:
+							status.status === 'Failed' || status.status === 'Cancelled'
+								? `Create a new export. Correlation ID for ABBYY support: ${status.correlationId ?? 'none'}.`
+								: 'Use Wait For Export before downloading.',
+						output: { ...status },
+					},
+				);
+			}
+			const count = status.totalFileCount ?? 0;
+			if (wanted !== undefined && wanted >= count) {
+				throw invalid(
+					this,
+					itemIndex,
+					`File Index ${wanted} is out of range: export ${requestId} has ${countOf(count, 'file')}${count ? ` (0–${count - 1})` : ''}`,
+				);
+			}
+			const indexes = wanted !== undefined ? [wanted] : Array.from({ length: count }, (_, i) => i);
+			const settled = await mapConcurrent(
+				indexes,
+				concurrency,
+				async (fileIndex): Promise<ItemOutput> => {
+					const bytes = await client.request<Buffer>({
+						...endpoints.getExportResult(requestId, fileIndex),
+						binary: true,
+						itemIndex,
+						action: `downloading file ${fileIndex} of export ${requestId}`,
+						hints: REPORT_ACCESS_HINTS,
+					});
+					const fileName = safeFileName(`export-${requestId}-${fileIndex}.csv`);
+					const json = { requestId, fileIndex, totalFileCount: count };
+					return await fileItem(this, binaryProperty, bytes, fileName, json, 'text/csv');
+				},
+			);
+			const outputs: ItemOutput[] = [];
+			for (const result of settled) {
+				if (result.status === 'rejected') throw result.reason;
+				outputs.push(result.value);
+			}
+			return outputs;
+			// Items run concurrently too; the limiter bounds the downloads in flight across them.
+		},
+		concurrency,
+	);
 }
