@@ -68,7 +68,7 @@ const screens: Screen[] = [
 		slug: 'report-create-export',
 		resource: 'Report',
 		operation: 'Create Export',
-		shown: ['Start Date', 'Additional Fields', 'Request Options'],
+		shown: ['Start Date', 'Additional Fields', 'Options', 'Request Options'],
 		hidden: hiddenExcept('Start Date'),
 	},
 	{
@@ -89,7 +89,7 @@ const screens: Screen[] = [
 		slug: 'report-download-all',
 		resource: 'Report',
 		operation: 'Download Export Files',
-		shown: ['Request ID', 'Files', 'Put Output File in Field'],
+		shown: ['Request ID', 'Files', 'Put Output File in Field', 'Options'],
 		hidden: [...hiddenExcept('Request ID'), 'File Index'],
 	},
 	{
@@ -252,15 +252,15 @@ const screens: Screen[] = [
 		slug: 'catalog-record-add',
 		resource: 'Catalog Record',
 		operation: 'Add',
-		shown: ['Catalog', 'Output', 'Options'],
-		hidden: hiddenExcept('Catalog', 'Output'),
+		shown: ['Catalog', 'Mode', 'Options'],
+		hidden: hiddenExcept('Catalog'),
 	},
 	{
 		slug: 'catalog-record-get',
 		resource: 'Catalog Record',
 		operation: 'Get',
-		shown: ['Catalog', 'Record ID'],
-		hidden: [...hiddenExcept('Catalog', 'Record ID'), 'Options'],
+		shown: ['Catalog', 'Record ID', 'Options'],
+		hidden: hiddenExcept('Catalog', 'Record ID'),
 	},
 	{
 		slug: 'catalog-record-get-many',
@@ -302,8 +302,8 @@ const screens: Screen[] = [
 		slug: 'catalog-get',
 		resource: 'Catalog',
 		operation: 'Get',
-		shown: ['Catalog'],
-		hidden: [...hiddenExcept('Catalog'), 'Options', 'Limit'],
+		shown: ['Catalog', 'Options'],
+		hidden: [...hiddenExcept('Catalog'), 'Limit'],
 	},
 	{
 		slug: 'catalog-clear',

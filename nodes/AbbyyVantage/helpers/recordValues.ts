@@ -16,28 +16,33 @@ export interface CatalogColumn {
 export const MAX_VALUE_LENGTH = 256;
 export const MAX_RECORDS_PER_CATALOG = 500_000;
 
-/** Why a value cannot be stored, or its strings. A list value becomes several strings. */
+/**
+ * Why a value cannot be stored, or its strings. A list value becomes several strings. A JS Date
+ * in a Date column is the day it is in `timeZone` (the workflow's); a Luxon DateTime (what n8n's
+ * expressions give) is the day in its own zone.
+ */
 export function toColumnStrings(
 	value: unknown,
 	column: CatalogColumn,
+	timeZone = 'UTC',
 ): string[] | { problem: string } {
 	if (value === undefined || value === null || value === '') return [];
 	if (!Array.isArray(value)) {
-		const text = checkedText(value, column.type);
+		const text = checkedText(value, column.type, timeZone);
 		return typeof text === 'string' ? [text] : text;
 	}
 	const strings: string[] = [];
 	for (const one of value as unknown[]) {
 		if (one === undefined || one === null || one === '') continue;
-		const text = checkedText(one, column.type);
+		const text = checkedText(one, column.type, timeZone);
 		if (typeof text !== 'string') return text;
 		strings.push(text);
 	}
 	return strings;
 }
 
-function checkedText(value: unknown, type: string): string | { problem: string } {
-	const text = toText(value, type);
+function checkedText(value: unknown, type: string, timeZone: string): string | { problem: string } {
+	const text = toText(value, type, timeZone);
 	if (typeof text === 'string' && text.length > MAX_VALUE_LENGTH) {
 		return {
 			problem: `is ${text.length} characters long; Vantage stores at most ${MAX_VALUE_LENGTH}`,
@@ -46,7 +51,7 @@ function checkedText(value: unknown, type: string): string | { problem: string }
 	return text;
 }
 
-function isDateLike(value: unknown): value is { toISO: () => string } | Date {
+function isDateLike(value: unknown): value is { toISO: () => string | null } | Date {
 	return (
 		value instanceof Date ||
 		(!!value &&
@@ -55,8 +60,25 @@ function isDateLike(value: unknown): value is { toISO: () => string } | Date {
 	);
 }
 
+function isValidDate(value: { toISO: () => string | null } | Date): boolean {
+	return value instanceof Date ? Number.isFinite(value.getTime()) : value.toISO() !== null;
+}
+
+/** The calendar day (YYYY-MM-DD) of an instant in `timeZone`. */
+function dayIn(date: Date, timeZone: string): string {
+	const parts = new Intl.DateTimeFormat('en-US', {
+		timeZone,
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+	}).formatToParts(date);
+	const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+	return `${get('year').padStart(4, '0')}-${get('month')}-${get('day')}`;
+}
+
 /** One value as the column type expects it: invariant numbers, ISO dates (inferred format). */
-function toText(value: unknown, type: string): string | { problem: string } {
+function toText(value: unknown, type: string, timeZone: string): string | { problem: string } {
+	if (isDateLike(value) && !isValidDate(value)) return { problem: 'is an invalid date' };
 	if (type === 'Double' || type === 'Integer') {
 		const number =
 			typeof value === 'number'
@@ -72,8 +94,7 @@ function toText(value: unknown, type: string): string | { problem: string } {
 	}
 	if (type === 'Date') {
 		if (isDateLike(value)) {
-			const iso = value instanceof Date ? value.toISOString() : value.toISO();
-			return iso.slice(0, 10);
+			return value instanceof Date ? dayIn(value, timeZone) : String(value.toISO()).slice(0, 10);
 		}
 		if (
 			typeof value === 'string' &&
@@ -85,19 +106,22 @@ function toText(value: unknown, type: string): string | { problem: string } {
 	}
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-	if (isDateLike(value)) return value instanceof Date ? value.toISOString() : value.toISO();
+	if (isDateLike(value)) return value instanceof Date ? value.toISOString() : String(value.toISO());
 	return JSON.stringify(value);
 }
 
-/** Two records' fields are equal on `columns` (value order matters; missing = empty). */
+/**
+ * Whether `stored` already holds what `given` says, on the columns `given` carries (value order
+ * matters; a stored column that is absent counts as empty). A column `given` lacks is not compared:
+ * an update keeps its stored value, so comparing it would plan the same update on every run.
+ */
 export function sameFields(
-	a: Record<string, string[]>,
-	b: Record<string, string[]>,
-	columns: Iterable<string>,
+	given: Record<string, string[]>,
+	stored: Record<string, string[]>,
 ): boolean {
-	for (const column of columns) {
-		const x = a[column] ?? [];
-		const y = b[column] ?? [];
+	for (const column in given) {
+		const x = given[column];
+		const y = stored[column] ?? [];
 		if (x.length !== y.length || x.some((v, i) => v !== y[i])) return false;
 	}
 	return true;

@@ -1,11 +1,11 @@
 import { runNode } from '../../harness/n8n';
-import { useSimulator } from '../../helpers/fixture';
+import { maxInFlight, useSimulator } from '../../helpers/fixture';
 import { nodeParams, rl } from '../../helpers/params';
 
 const CATALOG = 'Vendors';
 const f = useSimulator();
 
-describe('Catalog Record → Get, Get Many', () => {
+describe('Catalog Record → Get', () => {
 	test('Get reads one record by ID; an unknown ID is a readable 404', async () => {
 		f.sim.seedCatalogRecords(CATALOG, [{ id: 'a/b 1', fields: { Name: ['A'], Country: ['FR'] } }]);
 		const result = await runNode({
@@ -27,31 +27,29 @@ describe('Catalog Record → Get, Get Many', () => {
 		expect(missing.error?.message).toMatch(/^ABBYY Vantage could not find it/);
 	});
 
-	test('Get Many pages with the API’s page size; Return All reads every record once', async () => {
-		f.sim.seedRecords(
-			CATALOG,
-			Array.from({ length: 2500 }, (_, i) => `id${i}`),
-		);
-		const all = await runNode({
-			credentials: f.store,
-			parameters: nodeParams('catalogRecord', 'getMany', {
-				catalogId: rl(CATALOG),
-				returnAll: true,
-			}),
-		});
-		expect(all.items).toHaveLength(2500);
-		expect(new Set(all.items.map((i) => i.json.id)).size).toBe(2500);
-		expect(f.sim.requestsTo('GetRecords').map((r) => r.query)).toEqual([
-			{ offset: '0', limit: '1000' },
-			{ offset: '1000', limit: '1000' },
-			{ offset: '2000', limit: '1000' },
-		]);
-		f.sim.clearLog();
-		const some = await runNode({
-			credentials: f.store,
-			parameters: nodeParams('catalogRecord', 'getMany', { catalogId: rl(CATALOG), limit: 1200 }),
-		});
-		expect(some.items).toHaveLength(1200);
-		expect(f.sim.requestsTo('GetRecords').map((r) => r.query.limit)).toEqual(['1000', '200']);
-	});
+	test.each([
+		['Auto (the default)', {}, (peak: number) => expect(peak).toBeGreaterThan(1)],
+		['pinned to 1', { options: { concurrency: 1 } }, (peak: number) => expect(peak).toBe(1)],
+	])(
+		'Concurrency %s: records of many items are read at the same time',
+		async (_name, extra, check) => {
+			const ids = Array.from({ length: 8 }, (_, i) => `v${i}`);
+			f.sim.seedRecords(CATALOG, ids);
+			f.sim.setLatency(100);
+			const result = await runNode({
+				credentials: f.store,
+				items: ids.map((id) => ({ id })),
+				parameters: nodeParams('catalogRecord', 'get', {
+					catalogId: rl(CATALOG),
+					recordId: '={{ $json.id }}',
+					...extra,
+				}),
+			});
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((i) => [i.json.id, i.pairedItem])).toEqual(
+				ids.map((id, item) => [id, { item }]),
+			);
+			check(maxInFlight(f.sim.requestsTo('GetRecord')));
+		},
+	);
 });

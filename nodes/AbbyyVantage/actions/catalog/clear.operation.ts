@@ -7,9 +7,9 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { invalid } from '../../helpers/errors';
-import { runPreparedPerItem } from '../../helpers/items';
+import { runPreparedPerItem, type CreatedBy } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { CATALOG_HINTS, catalogProperty, readCatalogId } from './shared';
+import { CATALOG_HINTS, catalogProperty, readCatalogId, recordCount } from './shared';
 
 const properties: INodeProperties[] = [
 	catalogProperty,
@@ -27,6 +27,11 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['catalog'], operation: ['clear'] } },
 	properties,
 );
+
+/** What a finished item did, named in the error when a later item stops the run. */
+const cleared: CreatedBy = ({ json }) =>
+	`clear of catalog "${String(json.catalogId)}"` +
+	(typeof json.recordsRemoved === 'number' ? ` (${recordCount(json.recordsRemoved)} removed)` : '');
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -71,5 +76,7 @@ export async function execute(
 				},
 			};
 		},
+		1,
+		cleared,
 	);
 }

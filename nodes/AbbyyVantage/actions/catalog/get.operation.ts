@@ -8,9 +8,22 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
+import { concurrencyOption, readConcurrency, readOptions } from '../common';
 import { CATALOG_HINTS, catalogProperty, readCatalogId } from './shared';
 
-const properties: INodeProperties[] = [catalogProperty];
+const CONCURRENCY = { max: 32, what: 'catalogs' };
+
+const properties: INodeProperties[] = [
+	catalogProperty,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [concurrencyOption(CONCURRENCY)],
+	},
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['catalog'], operation: ['get'] } },
@@ -22,14 +35,20 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, items, async (itemIndex) => {
-		const catalogId = readCatalogId(this, itemIndex);
-		const catalog = await client.request<IDataObject | undefined>({
-			...endpoints.getCatalog(catalogId),
-			itemIndex,
-			action: `reading catalog "${catalogId}"`,
-			hints: CATALOG_HINTS,
-		});
-		return { json: { ...(catalog ?? {}), id: (catalog?.id as string) ?? catalogId } };
-	});
+	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
+	return await runPerItem(
+		this,
+		items,
+		async (itemIndex) => {
+			const catalogId = readCatalogId(this, itemIndex);
+			const catalog = await client.request<IDataObject | undefined>({
+				...endpoints.getCatalog(catalogId),
+				itemIndex,
+				action: `reading catalog "${catalogId}"`,
+				hints: CATALOG_HINTS,
+			});
+			return { json: { ...(catalog ?? {}), id: (catalog?.id as string) ?? catalogId } };
+		},
+		concurrency,
+	);
 }

@@ -1,16 +1,20 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { runPreparedPerItem } from '../../helpers/items';
+import { runPreparedPerItem, type CreatedBy } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { pollOptions, readOptions, readPollSettings } from '../common';
 import {
-	catalogProperty,
-	readCatalogId,
-	REINDEX_POLL,
-	startReindex,
-	waitForReindex,
-} from './shared';
+	concurrencyOption,
+	pollOptions,
+	readConcurrency,
+	readOptions,
+	readPollSettings,
+	sortedOptions,
+} from '../common';
+import { catalogProperty, readCatalogId, REINDEX_POLL, reindexAndWait } from './shared';
+
+/** Under Auto every item's wait runs at once; the limiter still bounds the requests in flight. */
+const CONCURRENCY = { max: 100, what: 'reindexes', autoTasks: 100 };
 
 const properties: INodeProperties[] = [
 	catalogProperty,
@@ -28,8 +32,13 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show: { waitForCompletion: [true] } },
-		options: pollOptions(REINDEX_POLL),
+		options: sortedOptions([
+			concurrencyOption(CONCURRENCY),
+			...pollOptions(REINDEX_POLL).map((option) => ({
+				...option,
+				displayOptions: { show: { '/waitForCompletion': [true] } },
+			})),
+		]),
 	},
 ];
 
@@ -38,11 +47,16 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** What a finished item started, named in the error when a later item stops the run. */
+const started: CreatedBy = ({ json }) =>
+	`reindex ${String(json.operationId)} of catalog "${String(json.catalogId)}"`;
+
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
 	// Every item is checked before the first reindex starts (see runPreparedPerItem).
 	return await runPreparedPerItem(
 		this,
@@ -51,19 +65,15 @@ export async function execute(
 			const wait = this.getNodeParameter('waitForCompletion', itemIndex, true) === true;
 			return {
 				catalogId: readCatalogId(this, itemIndex),
-				wait,
-				poll: readPollSettings(
-					this,
-					itemIndex,
-					wait ? readOptions(this, itemIndex) : {},
-					REINDEX_POLL,
-				),
+				poll: wait
+					? readPollSettings(this, itemIndex, readOptions(this, itemIndex), REINDEX_POLL)
+					: (false as const),
 			};
 		},
-		async ({ catalogId, wait, poll }, itemIndex) => {
-			const started = await startReindex(this, client, catalogId, itemIndex);
-			if (!wait) return { json: started };
-			return { json: await waitForReindex(this, client, started, poll, itemIndex) };
-		},
+		async ({ catalogId, poll }, itemIndex) => ({
+			json: await reindexAndWait(this, client, catalogId, itemIndex, poll),
+		}),
+		concurrency,
+		started,
 	);
 }

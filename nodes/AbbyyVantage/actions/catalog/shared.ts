@@ -5,7 +5,7 @@ import { lastState, pollUntil, type PollSettings } from '../../helpers/polling';
 import { describeDuration } from '../../helpers/time';
 import { requirePathParameter } from '../../helpers/validation';
 import { endpoints, isWaitHiccup, type VantageClient } from '../../transport';
-import type { PollDefaults } from '../common';
+import { defaultPollSettings, type PollDefaults } from '../common';
 
 export const catalogProperty: INodeProperties = {
 	displayName: 'Catalog',
@@ -30,6 +30,9 @@ export const catalogProperty: INodeProperties = {
 		},
 	],
 };
+
+/** "1 record", "2 records": counts in messages and labels. */
+export const recordCount = (count: number): string => `${count} record${count === 1 ? '' : 's'}`;
 
 /** Advice for a 404 on any catalog request. */
 export const CATALOG_HINTS = { 404: 'Check the Catalog: its ID is the catalog’s name.' };
@@ -141,4 +144,20 @@ export async function waitForReindex(
 		);
 	}
 	return result;
+}
+
+/**
+ * Start a reindex of `catalogId` and wait until it has completed (Failed or a timeout is thrown
+ * with the operation record); with `poll: false`, only start it. After records are added or
+ * deleted, skills see the change once a reindex has completed (StartCatalogReindex).
+ */
+export async function reindexAndWait(
+	ctx: IExecuteFunctions,
+	client: VantageClient,
+	catalogId: string,
+	itemIndex: number,
+	poll: PollSettings | false = defaultPollSettings(REINDEX_POLL),
+): Promise<ReindexOperation> {
+	const started = await startReindex(ctx, client, catalogId, itemIndex);
+	return poll === false ? started : await waitForReindex(ctx, client, started, poll, itemIndex);
 }

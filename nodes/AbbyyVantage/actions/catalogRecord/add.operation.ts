@@ -7,11 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiError, asNodeError, errorItem } from '../../helpers/errors';
+import { apiError, asNodeError, errorItem, invalid } from '../../helpers/errors';
+import { MAX_RECORDS_PER_CATALOG } from '../../helpers/recordValues';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
-import { concurrencyOption, defaultPollSettings, sortedOptions } from '../common';
-import { catalogProperty, REINDEX_POLL, startReindex, waitForReindex } from '../catalog/shared';
+import { concurrencyOption, sortedOptions } from '../common';
+import { catalogProperty, recordCount, reindexAndWait } from '../catalog/shared';
 import { readGroups, type CatalogGroup } from './records';
 import {
 	batchSizeOption,
@@ -27,19 +28,20 @@ const properties: INodeProperties[] = [
 	recordIdNotice,
 	columnsProperty,
 	{
-		displayName: 'Output',
+		displayName: 'Mode',
 		name: 'mode',
 		type: 'options',
 		options: [
 			{
-				name: 'One Item per Record',
-				value: 'perItem',
-				description: 'Each input item gets its record’s outcome: added, or failed with the reason',
+				name: 'Aggregate All Items',
+				value: 'aggregate',
+				description:
+					'One summary per catalog: counts of added and failed records, with each failure’s ID and reason',
 			},
 			{
-				name: 'One Summary per Catalog',
-				value: 'aggregate',
-				description: 'Counts of added and failed records, with each failure’s ID and reason',
+				name: 'Per Item',
+				value: 'perItem',
+				description: 'Each input item gets its record’s outcome: added, or failed with the reason',
 			},
 		],
 		default: 'perItem',
@@ -90,20 +92,51 @@ function summaryOf(group: CatalogGroup, outcome: AddOutcome): IDataObject {
 	};
 }
 
+/**
+ * Vantage's record limit, checked before any AddRecords. Whether an id is already in the catalog
+ * (replaced, not added) is known only by reading the whole catalog, so every record counts as new:
+ * the sum is an upper bound, and the message says so.
+ */
+function checkRecordLimit(ctx: IExecuteFunctions, group: CatalogGroup): void {
+	const upTo = group.rowCount + group.records.size;
+	if (upTo <= MAX_RECORDS_PER_CATALOG) return;
+	const records = [...group.records.values()];
+	const crossing = records[Math.max(0, MAX_RECORDS_PER_CATALOG - group.rowCount)] ?? records[0];
+	throw invalid(
+		ctx,
+		crossing.item,
+		`Adding ${recordCount(group.records.size)} to catalog "${group.catalogId}", which holds ${group.rowCount}, could take it to ${upTo} records, over Vantage’s limit of ${MAX_RECORDS_PER_CATALOG}`,
+		'Every record counts as new here: those whose ID is already in the catalog are replaced and add nothing, but telling them apart means reading the whole catalog. Use Sync, which reads it and counts exactly, or delete records first.',
+	);
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
 	const settings = readWriteSettings(this, client);
-	const mode = requireOption(this, 0, 'Output', this.getNodeParameter('mode', 0), [
+	const mode = requireOption(this, 0, 'Mode', this.getNodeParameter('mode', 0), [
 		'perItem',
 		'aggregate',
 	] as const);
 	const continueOnFail = this.continueOnFail();
 	const out: INodeExecutionData[] = [];
-	const groups = await readGroups(this, client, items, out);
+	const { groups } = await readGroups(this, client, items, out);
+	// Every catalog's limit is checked before the first record is sent to any.
+	const ready: CatalogGroup[] = [];
 	for (const group of groups) {
+		if (!group.records.size) continue;
+		try {
+			checkRecordLimit(this, group);
+			ready.push(group);
+		} catch (error) {
+			const nodeError = asNodeError(this, error, group.itemIndexes[0]);
+			if (!continueOnFail) throw nodeError;
+			out.push(errorItem(nodeError, group.itemIndexes));
+		}
+	}
+	for (const group of ready) {
 		const first = group.itemIndexes[0];
 		const records = [...group.records.values()];
 		const outcome = await addRecords(
@@ -117,14 +150,7 @@ export async function execute(
 		let reindex: IDataObject | undefined;
 		if (settings.options.reindex === true && outcome.added.length + outcome.replaced.length > 0) {
 			try {
-				const started = await startReindex(this, client, group.catalogId, first);
-				reindex = await waitForReindex(
-					this,
-					client,
-					started,
-					defaultPollSettings(REINDEX_POLL),
-					first,
-				);
+				reindex = await reindexAndWait(this, client, group.catalogId, first);
 			} catch (error) {
 				const nodeError = asNodeError(this, error, first);
 				if (!continueOnFail) throw nodeError;
@@ -188,7 +214,7 @@ function failure(
 		ctx.getNode(),
 		firstFailed.item ?? itemIndex,
 		{ ...summary } as JsonObject,
-		`Added ${outcome.added.length + outcome.replaced.length} of ${group.records.size} records to catalog "${group.catalogId}"; ${outcome.failed.length} failed, e.g. "${firstFailed.id}": ${firstFailed.reasons.join('; ')}`,
+		`Added ${outcome.added.length + outcome.replaced.length} of ${recordCount(group.records.size)} to catalog "${group.catalogId}"; ${outcome.failed.length} failed, e.g. "${firstFailed.id}": ${firstFailed.reasons.join('; ')}`,
 		{
 			description:
 				'Every failed record is listed with its reasons in the error item (turn on Continue On Fail to get them as items).',

@@ -22,8 +22,7 @@ import {
 	catalogProperty,
 	readCatalogId,
 	REINDEX_POLL,
-	startReindex,
-	waitForReindex,
+	reindexAndWait,
 } from '../catalog/shared';
 
 const CONCURRENCY = { max: 16, what: 'delete requests' };
@@ -265,6 +264,7 @@ async function deleteFromCatalog(
 	return summary;
 }
 
+/** Reindex After Delete: start a reindex, and wait for it with Wait For Reindex. */
 async function reindexCatalog(
 	ctx: IExecuteFunctions,
 	client: VantageClient,
@@ -272,10 +272,8 @@ async function reindexCatalog(
 	settings: Settings,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const started = await startReindex(ctx, client, catalogId, itemIndex);
-	return settings.waitForReindex
-		? await waitForReindex(ctx, client, started, settings.reindexPoll, itemIndex)
-		: started;
+	const poll = settings.waitForReindex ? settings.reindexPoll : false;
+	return await reindexAndWait(ctx, client, catalogId, itemIndex, poll);
 }
 
 /**

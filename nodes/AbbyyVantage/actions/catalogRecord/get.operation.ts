@@ -10,7 +10,10 @@ import { runPerItem } from '../../helpers/items';
 import { recordFields } from '../../helpers/recordValues';
 import { requirePathParameter } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
+import { concurrencyOption, readConcurrency, readOptions } from '../common';
 import { catalogProperty, readCatalogId } from '../catalog/shared';
+
+const CONCURRENCY = { max: 32, what: 'records' };
 
 const properties: INodeProperties[] = [
 	catalogProperty,
@@ -21,6 +24,14 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. vendor-1001',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [concurrencyOption(CONCURRENCY)],
 	},
 ];
 
@@ -34,31 +45,35 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, items, async (itemIndex) => {
-		const catalogId = readCatalogId(this, itemIndex);
-		const recordId = requirePathParameter(
-			this,
-			itemIndex,
-			'Record ID',
-			this.getNodeParameter('recordId', itemIndex),
-			{
-				trim: false,
-			},
-		);
-		const record = await client.request<IDataObject | undefined>({
-			...endpoints.getRecord(catalogId, recordId),
-			itemIndex,
-			action: `reading record "${recordId}" of catalog "${catalogId}"`,
-			hints: {
-				404: 'No record with this ID in the catalog (or no such catalog: its ID is its name).',
-			},
-		});
-		return {
-			json: {
-				catalogId,
-				id: (record?.id as string) ?? recordId,
-				fields: recordFields(record?.fields),
-			},
-		};
-	});
+	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
+	return await runPerItem(
+		this,
+		items,
+		async (itemIndex) => {
+			const catalogId = readCatalogId(this, itemIndex);
+			const recordId = requirePathParameter(
+				this,
+				itemIndex,
+				'Record ID',
+				this.getNodeParameter('recordId', itemIndex),
+				{ trim: false },
+			);
+			const record = await client.request<IDataObject | undefined>({
+				...endpoints.getRecord(catalogId, recordId),
+				itemIndex,
+				action: `reading record "${recordId}" of catalog "${catalogId}"`,
+				hints: {
+					404: 'No record with this ID in the catalog (or no such catalog: its ID is its name).',
+				},
+			});
+			return {
+				json: {
+					catalogId,
+					id: (record?.id as string) ?? recordId,
+					fields: recordFields(record?.fields),
+				},
+			};
+		},
+		concurrency,
+	);
 }

@@ -54,6 +54,15 @@ export const columnsProperty: INodeProperties = {
 	},
 };
 
+/**
+ * Sync's Columns: an update merges the mapped values into the stored record, so a column an item
+ * lacks keeps its stored value (as n8n's database nodes leave unmapped columns alone).
+ */
+export const syncColumnsProperty: INodeProperties = {
+	...columnsProperty,
+	hint: 'A column an input item lacks keeps the value the catalog holds; an empty value clears it',
+};
+
 export interface CatalogRecord {
 	id: string;
 	fields: Record<string, string[]>;
@@ -105,16 +114,20 @@ export class CatalogColumns {
 	}
 }
 
+/** Reads input items as catalog records: the id first, so a failed item can still name it. */
+export interface RecordReader {
+	/** The item's record id; an empty one is refused, naming the item. */
+	id(itemIndex: number): string;
+	/** The item's record: values the catalog cannot hold are refused, naming item and column. */
+	record(itemIndex: number, id: string, columns: CatalogColumn[]): CatalogRecord;
+}
+
 /**
  * Input items as catalog records, from the Columns mapper: values mapped below, or the item's own
- * fields (auto-map). Only the catalog's columns are sent; the matching field gives the id. Values
- * the catalog cannot hold are refused here, naming the item and the column. The mapping's settings
- * are read once when they hold no expression.
+ * fields (auto-map). Only the catalog's columns are sent; the matching field gives the id. The
+ * mapping's settings are read once when they hold no expression.
  */
-export function recordReader(
-	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
-): (itemIndex: number, columns: CatalogColumn[]) => CatalogRecord {
+export function recordReader(ctx: IExecuteFunctions, items: INodeExecutionData[]): RecordReader {
 	const mappingModeOf = perItemReader(ctx, 'columns.mappingMode', (i) =>
 		ctx.getNodeParameter('columns.mappingMode', i, 'defineBelow'),
 	);
@@ -129,39 +142,46 @@ export function recordReader(
 			? matching[0]
 			: RECORD_ID_FIELD;
 	});
-	return (itemIndex, columns) => {
-		const values =
-			mappingModeOf(itemIndex) === 'autoMapInputData' ? items[itemIndex].json : valuesOf(itemIndex);
-		const idField = idFieldOf(itemIndex);
-		const rawId = values[idField];
-		const id =
-			typeof rawId === 'string'
-				? rawId.trim()
-				: typeof rawId === 'number' && Number.isFinite(rawId)
-					? String(rawId)
-					: '';
-		if (!id) {
-			throw invalid(
-				ctx,
-				itemIndex,
-				`The record ID ("${idField === RECORD_ID_FIELD ? 'Record ID' : idField}") is empty: ${describeValue(rawId)}`,
-				'Map a value to the field chosen under Record ID From.',
-			);
-		}
-		const fields: Record<string, string[]> = {};
-		for (const column of columns) {
-			if (!(column.name in values)) continue;
-			const strings = toColumnStrings(values[column.name], column);
-			if (!Array.isArray(strings)) {
+	const timeZone = ctx.getTimezone();
+	const valuesAt = (itemIndex: number) =>
+		mappingModeOf(itemIndex) === 'autoMapInputData' ? items[itemIndex].json : valuesOf(itemIndex);
+	return {
+		id(itemIndex) {
+			const idField = idFieldOf(itemIndex);
+			const rawId = valuesAt(itemIndex)[idField];
+			const id =
+				typeof rawId === 'string'
+					? rawId.trim()
+					: typeof rawId === 'number' && Number.isFinite(rawId)
+						? String(rawId)
+						: '';
+			if (!id) {
 				throw invalid(
 					ctx,
 					itemIndex,
-					`Column "${column.name}" of record "${id}" ${strings.problem}`,
+					`The record ID ("${idField === RECORD_ID_FIELD ? 'Record ID' : idField}") is empty: ${describeValue(rawId)}`,
+					'Map a value to the field chosen under Record ID From.',
 				);
 			}
-			fields[column.name] = strings;
-		}
-		return { id, fields, item: itemIndex };
+			return id;
+		},
+		record(itemIndex, id, columns) {
+			const values = valuesAt(itemIndex);
+			const fields: Record<string, string[]> = {};
+			for (const column of columns) {
+				if (!(column.name in values)) continue;
+				const strings = toColumnStrings(values[column.name], column, timeZone);
+				if (!Array.isArray(strings)) {
+					throw invalid(
+						ctx,
+						itemIndex,
+						`Column "${column.name}" of record "${id}" ${strings.problem}`,
+					);
+				}
+				fields[column.name] = strings;
+			}
+			return { id, fields, item: itemIndex };
+		},
 	};
 }
 

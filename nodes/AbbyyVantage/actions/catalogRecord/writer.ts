@@ -11,7 +11,7 @@ import {
 import { pause } from '../../helpers/time';
 import { endpoints, isTransientError, type VantageClient } from '../../transport';
 import { backoffDelay } from '../../transport/retry';
-import { CATALOG_HINTS } from '../catalog/shared';
+import { CATALOG_HINTS, recordCount } from '../catalog/shared';
 import type { CatalogRecord } from './shared';
 
 /** Adding and deleting records is safe to repeat: failed batches get the run's retry budget again. */
@@ -30,7 +30,11 @@ export interface FailedRecord extends IDataObject {
 	reasons: string[];
 }
 
+/** A failed batch; `step: 'replace'` when it was deleting and adding again existing records. */
+export type WriteFailedBatch = FailedBatch & { step: 'add' | 'replace' };
+
 export interface AddOutcome {
+	/** AddRecords batches sent (the first POST of each batch). */
 	batchesSent: number;
 	batchesRetried: number;
 	/** Ids Vantage accepted. */
@@ -38,7 +42,7 @@ export interface AddOutcome {
 	/** Ids that already existed, were rejected as such, and were deleted and added again. */
 	replaced: string[];
 	failed: FailedRecord[];
-	failedBatches: FailedBatch[];
+	failedBatches: WriteFailedBatch[];
 	/** When `insertedRowCount` disagrees with the rows not in errorRows (reported, not guessed). */
 	insertedRowCountMismatches: Array<{ batch: number; reported: number; accepted: number }>;
 }
@@ -80,10 +84,19 @@ async function post(
 	});
 }
 
+/** "batch 2 of 5 (5000 records)" */
+const label = (index: number, count: number, size: number) =>
+	`batch ${index + 1} of ${count} (${recordCount(size)})`;
+
 /**
  * Add (or replace) records in batches of `batchSize` with at most `concurrency` in flight.
- * AddRecords answers 200 even when rows are rejected, so every record is accounted for from
- * `errorRows`: added, replaced, or failed with its reasons.
+ * AddRecords (OpenAPI operation AddRecords) answers 200 even when rows are rejected, so every
+ * record is accounted for from `errorRows`: added, replaced, or failed with its reasons.
+ *
+ * Two steps: every batch is added once; then the rows refused only for already existing are
+ * deleted and added again, in batches of their own. What the first step accepted is settled
+ * before the second starts, so a failure while replacing fails only the rows being replaced, and
+ * a batch sent again never meets its own accepted rows as "existing".
  */
 export async function addRecords(
 	client: VantageClient,
@@ -105,65 +118,99 @@ export async function addRecords(
 	const itemOf = new Map(records.map((r) => [r.id, r.item]));
 	const fail = (id: string, reasons: string[]) =>
 		outcome.failed.push({ id, item: itemOf.get(id) ?? null, reasons });
-	const { batchesSent, batchesRetried, results } = await sendBatches(
+
+	const first = await sendBatches(
 		batches,
 		concurrency,
 		async (batch, index) => {
-			const label = `batch ${index + 1} of ${batches.length} (${batch.length} records) to catalog "${catalogId}"`;
-			const first = await post(client, catalogId, batch, `adding ${label}`);
-			const reasons = reasonsById(first?.errorRows, batch);
-			const accepted = batch.filter((r) => !reasons.has(r.id));
-			const reported =
-				typeof first?.insertedRowCount === 'number' ? first.insertedRowCount : accepted.length;
-			const existing = batch.filter((r) =>
-				reasons.get(r.id)?.every((reason) => EXISTS.test(reason)),
+			const body = await post(
+				client,
+				catalogId,
+				batch,
+				`adding ${label(index, batches.length, batch.length)} to catalog "${catalogId}"`,
 			);
-			let replaced: string[] = [];
-			const stillFailed = new Map(
-				[...reasons].filter(([id]) => !existing.some((r) => r.id === id)),
-			);
-			if (existing.length) {
-				await client.request({
-					...endpoints.deleteRecords(catalogId),
-					body: existing.map((r) => r.id),
-					ignoreBody: true,
-					action: `deleting ${existing.length} existing records of ${label} to add them again`,
-					hints: CATALOG_HINTS,
-				});
-				const second = await post(
-					client,
-					catalogId,
-					existing,
-					`adding again ${existing.length} records of ${label}`,
-				);
-				const again = reasonsById(second?.errorRows, existing);
-				replaced = existing.filter((r) => !again.has(r.id)).map((r) => r.id);
-				for (const [id, list] of again) stillFailed.set(id, list);
-			}
-			return { accepted: accepted.map((r) => r.id), replaced, stillFailed, reported, index };
+			return { reasons: reasonsById(body?.errorRows, batch), reported: body?.insertedRowCount };
 		},
 		stopOnFatalStatus,
 		endOfRunRetry(client),
 	);
-	outcome.batchesSent = batchesSent;
-	outcome.batchesRetried = batchesRetried;
-	results.forEach((result, index) => {
+	outcome.batchesSent = first.batchesSent;
+	outcome.batchesRetried = first.batchesRetried;
+	/** Rows refused only for already existing, with the reasons Vantage gave. */
+	const existing: CatalogRecord[] = [];
+	const existsReasons = new Map<string, string[]>();
+	first.results.forEach((result, index) => {
+		const batch = batches[index];
 		if (!result.ok) {
-			const ids = batches[index].map((r) => r.id);
-			outcome.failedBatches.push(failedBatch(index, ids, result.error));
+			const ids = batch.map((r) => r.id);
+			outcome.failedBatches.push({ ...failedBatch(index, ids, result.error), step: 'add' });
 			for (const id of ids) fail(id, [result.error.message]);
 			return;
 		}
-		const { accepted, replaced, stillFailed, reported } = result.value;
-		outcome.added.push(...accepted);
-		outcome.replaced.push(...replaced);
-		for (const [id, reasons] of stillFailed) fail(id, reasons);
-		if (reported !== accepted.length) {
-			outcome.insertedRowCountMismatches.push({
-				batch: index,
-				reported,
-				accepted: accepted.length,
+		const { reasons, reported } = result.value;
+		let accepted = 0;
+		for (const record of batch) {
+			const refused = reasons.get(record.id);
+			if (!refused) {
+				accepted++;
+				outcome.added.push(record.id);
+			} else if (refused.every((reason) => EXISTS.test(reason))) {
+				existing.push(record);
+				existsReasons.set(record.id, refused);
+			}
+		}
+		// Rows refused for any other reason (and keys naming no row) fail with Vantage's reasons.
+		for (const [id, list] of reasons) if (!existsReasons.has(id)) fail(id, list);
+		if (typeof reported === 'number' && reported !== accepted) {
+			outcome.insertedRowCountMismatches.push({ batch: index, reported, accepted });
+		}
+	});
+	if (!existing.length) return outcome;
+
+	const replacing = chunk(existing, batchSize);
+	/** Per replace batch, whether its last attempt got as far as deleting the rows. */
+	const deletedFirst = new Set<number>();
+	const second = await sendBatches(
+		replacing,
+		concurrency,
+		async (batch, index) => {
+			const what = `${label(index, replacing.length, batch.length)} of existing records`;
+			deletedFirst.delete(index);
+			await client.request({
+				...endpoints.deleteRecords(catalogId),
+				body: batch.map((r) => r.id),
+				ignoreBody: true,
+				action: `deleting ${what} from catalog "${catalogId}" to add them again`,
+				hints: CATALOG_HINTS,
 			});
+			deletedFirst.add(index);
+			const body = await post(
+				client,
+				catalogId,
+				batch,
+				`adding again ${what} to catalog "${catalogId}"`,
+			);
+			return reasonsById(body?.errorRows, batch);
+		},
+		stopOnFatalStatus,
+		endOfRunRetry(client),
+	);
+	outcome.batchesRetried += second.batchesRetried;
+	second.results.forEach((result, index) => {
+		const batch = replacing[index];
+		if (!result.ok) {
+			const ids = batch.map((r) => r.id);
+			outcome.failedBatches.push({ ...failedBatch(index, ids, result.error), step: 'replace' });
+			const why = deletedFirst.has(index)
+				? `It was deleted to be added again, and adding it again failed: ${result.error.message}`
+				: `Deleting it to add it again failed: ${result.error.message}`;
+			for (const id of ids) fail(id, [...(existsReasons.get(id) ?? []), why]);
+			return;
+		}
+		for (const record of batch) {
+			const again = result.value.get(record.id);
+			if (again) fail(record.id, again);
+			else outcome.replaced.push(record.id);
 		}
 	});
 	return outcome;
