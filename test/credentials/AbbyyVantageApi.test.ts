@@ -10,6 +10,7 @@ import {
 	serialize,
 	simulatorCredentials,
 } from '../harness/n8n';
+import { token } from '../helpers/http';
 import { nodeParams } from '../helpers/params';
 import { FIXTURE, VantageSimulator } from '../simulator/simulator';
 
@@ -354,6 +355,40 @@ describe('inside n8n (WorkflowExecute + httpRequestWithAuthentication)', () => {
 		]);
 		expect(sim.requestsTo('GetExportStatus').filter((r) => r.status === 401)).toHaveLength(5);
 		expect(sim.requestsTo('Token')).toHaveLength(1);
+	});
+
+	test('a token another n8n process stored meanwhile is taken instead of signing in again', async () => {
+		// Queue mode: this worker's execution started with token A; the other worker signed in and
+		// stored token B in the credential. When A expires, the execution takes B from the credential.
+		const [item] = await exports(1);
+		const store = simulatorCredentials(sim);
+		sim.setTokenLifetime(1);
+		await runNode({ credentials: store, items: [item], parameters: statusOf() });
+		const tokenA = store.data.accessToken;
+		sim.setTokenLifetime(3600);
+		sim.scriptNextExport({ path: ['Processing', 'Succeeded'], advanceEvery: { ms: 2500 } });
+		const [waited] = await exports(1);
+		const run = runNode({
+			credentials: store,
+			items: [waited],
+			parameters: nodeParams('report', 'waitForExport', {
+				requestId: '={{ $json.requestId }}',
+				options: { pollInterval: 1, maxPollInterval: 1 },
+			}),
+		});
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const tokenB = await token(sim);
+		store.data = { ...store.data, accessToken: tokenB };
+		sim.clearLog();
+		const result = await run;
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.status).toBe('Succeeded');
+		expect(tokenA).not.toBe(tokenB);
+		const polls = sim.requestsTo('GetExportStatus');
+		expect(polls.some((r) => r.status === 401)).toBe(true);
+		expect(polls.at(-1)?.status).toBe(200);
+		// No sign-in: the refused token was replaced by the stored one.
+		expect(sim.requestsTo('Token')).toHaveLength(0);
 	});
 
 	test('401 even after signing in again fails once, clearly, without a loop', async () => {

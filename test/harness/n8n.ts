@@ -44,7 +44,7 @@ import { fixtureCredentialData, type VantageSimulator } from '../simulator/simul
 
 export const NODE_TYPE = 'n8n-nodes-abbyy-vantage.abbyyVantage';
 export const NODE_NAME = 'ABBYY Vantage';
-const CREDENTIAL_ID = 'cred-1';
+let credentialStores = 0;
 
 const nodeType = new AbbyyVantage();
 const credentialType = new AbbyyVantageApi();
@@ -61,6 +61,8 @@ const nodeTypes: INodeTypes = {
 export class CredentialStore {
 	data: ICredentialDataDecryptedObject;
 	preAuthenticationCalls = 0;
+	/** Each store is its own credential, as two credentials in n8n have two ids. */
+	readonly id = `cred-${++credentialStores}`;
 
 	constructor(data: ICredentialDataDecryptedObject) {
 		this.data = { accessToken: '', ...data };
@@ -241,7 +243,11 @@ export interface RunResult {
 	elapsedMs: number;
 }
 
-function makeNode(parameters: INodeParameters, continueOnFail = false): INode {
+function makeNode(
+	parameters: INodeParameters,
+	continueOnFail = false,
+	credentialId = 'cred-0',
+): INode {
 	return {
 		id: 'node-1',
 		name: NODE_NAME,
@@ -249,7 +255,7 @@ function makeNode(parameters: INodeParameters, continueOnFail = false): INode {
 		typeVersion: 1,
 		position: [0, 0],
 		parameters,
-		credentials: { abbyyVantageApi: { id: CREDENTIAL_ID, name: 'ABBYY Vantage account' } },
+		credentials: { abbyyVantageApi: { id: credentialId, name: 'ABBYY Vantage account' } },
 		...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
 }
@@ -341,14 +347,18 @@ function loadOptionsContext(
 	parameters: INodeParameters,
 	path: string,
 ) {
-	const node = makeNode({ resource: 'catalogRecord', operation: 'add', ...parameters });
+	const node = makeNode(
+		{ resource: 'catalogRecord', operation: 'add', ...parameters },
+		false,
+		credentials.id,
+	);
 	return new LoadOptionsContext(makeWorkflow(node), node, makeAdditionalData(credentials), path);
 }
 
 /** Execute the node once inside n8n's WorkflowExecute and return what n8n recorded. */
 export async function runNode(options: RunOptions): Promise<RunResult> {
 	await initBinaryData();
-	const node = makeNode(options.parameters, options.continueOnFail);
+	const node = makeNode(options.parameters, options.continueOnFail, options.credentials.id);
 	const workflow = makeWorkflow(node, options.timezone);
 	// Every run is its own execution, as in n8n (the node keeps per-execution state).
 	const executionId = `exec-${++executions}`;
@@ -469,7 +479,9 @@ export async function runPoll(options: {
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: options.parameters,
-		credentials: { abbyyVantageApi: { id: CREDENTIAL_ID, name: 'ABBYY Vantage account' } },
+		credentials: {
+			abbyyVantageApi: { id: options.credentials.id, name: 'ABBYY Vantage account' },
+		},
 	};
 	const workflow = new Workflow({
 		id: 'wf-trigger',

@@ -35,6 +35,9 @@ export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './retry';
 
 export const CREDENTIAL_TYPE = 'abbyyVantageApi';
 
+/** Tokens a request may be given after a 401 before it signs in itself (another may be stale too). */
+const MAX_TOKEN_SWAPS = 2;
+
 /** One call: an endpoint from `endpoints` (method, encoded path, whether it may be resent) and its data. */
 export interface VantageRequest extends Endpoint {
 	body?: unknown;
@@ -163,7 +166,13 @@ export class VantageClient {
 		}
 		this.baseUrl = resolveBaseUrl(credentials);
 		const credentialId = this.node.credentials?.[CREDENTIAL_TYPE]?.id;
-		if (credentialId) this.tokenRenewal = new TokenRenewal(credentials, credentialId);
+		if (credentialId) {
+			this.tokenRenewal = new TokenRenewal(
+				credentials,
+				credentialId,
+				async () => (await this.ctx.getCredentials(CREDENTIAL_TYPE)).accessToken,
+			);
+		}
 		return this.baseUrl;
 	}
 
@@ -188,22 +197,32 @@ export class VantageClient {
 		if (req.body !== undefined || req.upload) options.disableFollowRedirect = true;
 
 		let signedInAgain = false;
+		let tokensSwapped = 0;
 		let refusedForLoad = 0;
 		let renewing: (() => void) | undefined;
 		for (let attempt = 0; ; attempt++) {
 			if (!renewing) await this.tokenRenewal?.settled();
-			const before = this.tokenRenewal?.snapshot();
+			const tokenUsed = this.tokenRenewal?.tokenInUse();
 			const result = await this.attempt<T>(req, options);
 			renewing?.();
 			renewing = undefined;
 			if (result.ok) return result.value;
 			const { failure } = result;
 			if (failure.kind === 'cancelled') throw this.cancelled(req);
-			if (failure.kind === 'http' && failure.status === 401 && !signedInAgain) {
-				// Expired or revoked token: one sign-in for every request in flight, then send again.
-				// Vantage refused the request without handling it, so resending is safe.
-				signedInAgain = true;
-				renewing = before && this.tokenRenewal?.start(before);
+			if (
+				failure.kind === 'http' &&
+				failure.status === 401 &&
+				!signedInAgain &&
+				tokensSwapped < MAX_TOKEN_SWAPS
+			) {
+				// Expired or revoked token: another token, or one sign-in for every request in flight,
+				// then send again. Vantage refused the request without handling it: resending is safe.
+				// Sent without a token, the request signed in first: that new token was refused.
+				renewing = this.tokenRenewal
+					? await this.tokenRenewal.replace(tokenUsed || this.tokenRenewal.tokenInUse())
+					: undefined;
+				if (renewing || !this.tokenRenewal) signedInAgain = true;
+				else tokensSwapped++;
 				continue;
 			}
 			if (isTooMany(failure)) refusedForLoad++;
