@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
+import { xlsxRecords } from './lib/files';
 import { n8n, parseRun, ROOT } from './lib/n8n';
 import { setUp } from './lib/setup';
 import { SYNC_CATALOG } from './lib/vendors';
@@ -148,7 +149,9 @@ async function main(): Promise<void> {
 	for (const file of readdirSync(folders.spreadsheets)) {
 		const path = join(folders.spreadsheets, file);
 		console.log(`Spreadsheet written by the invoices example: ${path}`);
-		for (const line of readFileSync(path, 'utf8').trimEnd().split('\n')) console.log(`    ${line}`);
+		const { header, records } = xlsxRecords(path);
+		console.log(`    ${header.join(' | ')}`);
+		for (const record of records) console.log(`    ${header.map((c) => record[c]).join(' | ')}`);
 	}
 
 	const port = (await portIsFree(5678)) ? 5678 : Number(instance.env.N8N_PORT);

@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 
 import { FIXTURE, type RouteId, type VantageSimulator } from '../test/simulator/simulator';
 import { check, finish } from './lib/checks';
-import { csvRecords, sha256File } from './lib/files';
+import { sha256File, xlsxRecords } from './lib/files';
 import { n8n, parseRun, type N8nInstance } from './lib/n8n';
 import { ATTACHMENTS, INVOICES, NOT_AN_INVOICE, type SampleInvoice } from './lib/samples';
 import { CLEANUP_CATALOG, REPORT_FILES, setUp, type Setup } from './lib/setup';
@@ -235,18 +235,18 @@ async function invoicesExample(
 		},
 	);
 	await check(
-		`[${label}] the CSV spreadsheet on disk: one row per invoice, columns as mapped${spreadsheetBefore ? ', same rows as in memory' : ''}`,
+		`[${label}] the spreadsheet (.xlsx) on disk: one row per invoice, columns as mapped${spreadsheetBefore ? ', same rows as in memory' : ''}`,
 		() => {
 			const saved = output(execution.run, 'Save spreadsheet');
 			equal(saved.length, 1, 'files written');
 			const path = String(saved[0].json.fileName);
 			equal(
-				path.startsWith(`${folders.spreadsheets}/invoices-`) && path.endsWith('.csv'),
+				path.startsWith(`${folders.spreadsheets}/invoices-`) && path.endsWith('.xlsx'),
 				true,
 				`path ${path}`,
 			);
 			equal(readdirSync(folders.spreadsheets), [basename(path)], 'files in the output folder');
-			const { header, records } = csvRecords(readFileSync(path, 'utf8'));
+			const { header, records } = xlsxRecords(path);
 			equal(header, SPREADSHEET_COLUMNS, 'header');
 			const transactions = new Map(
 				output(execution.run, 'Extract invoice data').map((i) => [
@@ -823,34 +823,39 @@ async function main(): Promise<void> {
 	console.log('\nProcess skill, several input items in one transaction');
 	sim.clearLog();
 	const combined = await execute(instance, 'vantageE2eProc001');
-	await check('one item per document (two per file), each paired with every input item', () => {
-		succeeded(combined);
-		const read = output(combined.run, 'Read files');
-		const items = output(combined.run, 'Process together');
-		equal(items.length, INVOICES.length * 2, 'documents');
-		const expected = read.flatMap((item) => {
-			const { expected: e } = sample(INVOICES, fileNameOf(item));
-			return [e.InvoiceNumber, `${e.InvoiceNumber}-2`];
-		});
-		equal(
-			items.map((i) => (i.json.fields as Json).InvoiceNumber),
-			expected,
-			'invoice numbers in upload order',
-		);
-		const all = read.map((_, item) => ({ item }));
-		equal(
-			items.map((i) => i.pairedItem),
-			items.map(() => all),
-			'pairedItem',
-		);
-		equal(new Set(items.map((i) => i.json.transactionId)).size, 1, 'transactions');
-		equal(new Set(items.map((i) => i.json.documentId)).size, items.length, 'distinct documents');
-		equal(
-			[...new Set(items.map((i) => JSON.stringify([i.json.uploadMethod, i.json.sourceFiles])))],
-			[JSON.stringify(['separateCalls', read.map(fileNameOf)])],
-			'upload method and source files',
-		);
-	});
+	await check(
+		'one item per document (two per file), each paired with the input item its file came from',
+		() => {
+			succeeded(combined);
+			const read = output(combined.run, 'Read files');
+			const items = output(combined.run, 'Process together');
+			equal(items.length, INVOICES.length * 2, 'documents');
+			const expected = read.flatMap((item) => {
+				const { expected: e } = sample(INVOICES, fileNameOf(item));
+				return [e.InvoiceNumber, `${e.InvoiceNumber}-2`];
+			});
+			equal(
+				items.map((i) => (i.json.fields as Json).InvoiceNumber),
+				expected,
+				'invoice numbers in upload order',
+			);
+			equal(
+				items.map((i) => [i.pairedItem, i.json.sourceFiles]),
+				read.flatMap((item, index) => [
+					[{ item: index }, [fileNameOf(item)]],
+					[{ item: index }, [fileNameOf(item)]],
+				]),
+				'pairedItem and source files of each document',
+			);
+			equal(new Set(items.map((i) => i.json.transactionId)).size, 1, 'transactions');
+			equal(new Set(items.map((i) => i.json.documentId)).size, items.length, 'distinct documents');
+			equal(
+				[...new Set(items.map((i) => i.json.uploadMethod))],
+				['separateCalls'],
+				'upload method',
+			);
+		},
+	);
 	await check('create, one upload of all files (byte-identical), start', () => {
 		equal(
 			(

@@ -1,8 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports --
  * End-to-end tooling, never shipped: reads what n8n wrote to disk. */
-/** Reading what a workflow wrote: hashes of files, CSV rows. */
+/** Reading what a workflow wrote: hashes of files, CSV rows, spreadsheet rows. */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+import { HOST } from './n8n';
 
 export function sha256(bytes: Buffer | string): string {
 	return createHash('sha256').update(bytes).digest('hex');
@@ -59,6 +63,39 @@ export function csvRecords(text: string): {
 		header,
 		records: rows.map((cells) =>
 			Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ''])),
+		),
+	};
+}
+
+/**
+ * The first sheet of an .xlsx file as records keyed by its header row, every cell as text. Read
+ * with the SheetJS copy n8n ships (`@e965/xlsx`, which its Convert to File writes with).
+ */
+export function xlsxRecords(path: string): {
+	header: string[];
+	records: Array<Record<string, string>>;
+} {
+	const bytes = readFileSync(path);
+	// An .xlsx file is a ZIP archive.
+	if (bytes.subarray(0, 2).toString('latin1') !== 'PK')
+		throw new Error(`${path} is not a ZIP archive`);
+	const xlsx = createRequire(join(HOST, 'package.json'))('@e965/xlsx') as {
+		read: (data: Buffer) => { SheetNames: string[]; Sheets: Record<string, unknown> };
+		utils: {
+			sheet_to_json: (sheet: unknown, options: object) => string[][];
+		};
+	};
+	const workbook = xlsx.read(bytes);
+	const sheet = workbook.Sheets[workbook.SheetNames[0]];
+	const [header = [], ...rows] = xlsx.utils.sheet_to_json(sheet, {
+		header: 1,
+		raw: false,
+		defval: '',
+	});
+	return {
+		header,
+		records: rows.map((cells) =>
+			Object.fromEntries(header.map((name, i) => [name, String(cells[i] ?? '')])),
 		),
 	};
 }

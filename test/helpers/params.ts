@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { resources } from '../../nodes/AbbyyVantage/actions/router';
+import { FIXTURE } from '../simulator/fixture';
 
 /**
  * One builder for the node's parameters in every test: resource and operation names are checked
@@ -50,4 +51,24 @@ export function recordParams(
 		columns: autoMappedColumns(),
 		...fields,
 	});
+}
+
+/**
+ * Transaction → Process Document with the Invoice skill, polling every second (the fastest the
+ * node allows); `fields` override the top-level parameters, `options` add to the Options.
+ */
+export function processParams(
+	fields: IDataObject = {},
+	options: IDataObject = {},
+): INodeParameters {
+	return nodeParams('transaction', 'processDocument', {
+		skillId: rl(FIXTURE.documentSkillId),
+		...fields,
+		options: { pollInterval: 1, ...options },
+	});
+}
+
+/** Transaction → Add Files to `transactionId`, from the `data` binary field unless `fields` say otherwise. */
+export function addFilesParams(transactionId: string, fields: IDataObject = {}): INodeParameters {
+	return nodeParams('transaction', 'addFiles', { transactionId, ...fields });
 }

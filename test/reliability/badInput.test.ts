@@ -4,7 +4,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { runNode, simulatorCredentials } from '../harness/n8n';
 import { useSimulator } from '../helpers/fixture';
 import { binaryFile, fileItem } from '../helpers/binary';
-import { recordDeleteParams, nodeParams, rl } from '../helpers/params';
+import { nodeParams, processParams, recordDeleteParams, rl } from '../helpers/params';
 import { CATALOG, cell, record } from './shared';
 
 const f = useSimulator((sim) => sim.addCatalog(CATALOG));
@@ -183,7 +183,7 @@ const badCases: BadCase[] = [
 			startDate: '2025-11-10T00:00:00Z',
 			additionalFields: { endDate: '2025-11-09T00:00:00Z' },
 		}),
-		message: /^End Date \(.*\) is before Start Date/,
+		message: /^End Date \(.*\) must be at or after Start Date/,
 	},
 	{
 		name: 'File Index negative',
@@ -245,31 +245,28 @@ const badCases: BadCase[] = [
 	{
 		name: 'Process Document: binary field missing',
 		items: [fileItem({ scan: binaryFile('a.pdf', 'x') })],
-		parameters: nodeParams('transaction', 'processDocument', { skillId: rl('invoice-skill') }),
+		parameters: processParams({ skillId: rl('invoice-skill') }),
 		message: /^The input item has no binary field "data" \[item 0\]$/,
 	},
 	{
 		name: 'Process Document: empty file',
 		items: [fileItem(binaryFile('empty.pdf', ''))],
-		parameters: nodeParams('transaction', 'processDocument', { skillId: rl('invoice-skill') }),
+		parameters: processParams({ skillId: rl('invoice-skill') }),
 		message: /is empty \[item 0\]$/,
 	},
 	{
 		name: 'Process Document: 1001 files in one transaction',
 		items: Array.from({ length: 1001 }, (_, i) => fileItem(binaryFile(`f${i}.pdf`, 'x'))),
-		parameters: nodeParams('transaction', 'processDocument', {
-			skillId: rl('process-skill'),
-			transactionMode: 'combined',
-		}),
+		parameters: processParams({ skillId: rl('process-skill'), transactionMode: 'combined' }),
 		message: /^1001 files are more than one transaction takes \(1000\) \[item 0\]$/,
 	},
 	{
 		name: 'Process Document: skill parameter without a value',
 		items: [fileItem(binaryFile('a.pdf', 'x'))],
-		parameters: nodeParams('transaction', 'processDocument', {
-			skillId: rl('invoice-skill'),
-			options: { skillParameters: { parameter: [{ key: 'Country', value: '' }] } },
-		}),
+		parameters: processParams(
+			{ skillId: rl('invoice-skill') },
+			{ skillParameters: { parameter: [{ key: 'Country', value: '' }] } },
+		),
 		message: /^Skill Parameters: the value of "Country" is empty \[item 0\]$/,
 	},
 	{

@@ -156,8 +156,7 @@ describe('fault matrix: every operation × every fault', () => {
 				// A wait keeps polling through passing problems and any 5xx until its Timeout (each
 				// failed poll used all its attempts), and the error says the state stayed unknown.
 				const waitedThrough =
-					op.waits === true &&
-					((f.transient && attemptsPerRequest(op, f) > 1) || f.name === '500');
+					op.waits === true && ((f.transient && attemptsPerRequest(op, f) > 1) || f.name === '500');
 				if (waitedThrough) {
 					expect(attempts).toBeGreaterThanOrEqual(expectedAttempts);
 					expect(error).toMatch(/did not finish within 2 seconds; last status: unknown/);

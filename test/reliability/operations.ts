@@ -4,7 +4,13 @@ import { runNode } from '../harness/n8n';
 import { binaryFile, fileItem, invoiceText } from '../helpers/binary';
 import type { SimulatorFixture } from '../helpers/fixture';
 import { api, token } from '../helpers/http';
-import { recordDeleteParams, nodeParams, rl } from '../helpers/params';
+import {
+	addFilesParams,
+	nodeParams,
+	processParams,
+	recordDeleteParams,
+	rl,
+} from '../helpers/params';
 import { FIXTURE, type RouteId, type VantageSimulator } from '../simulator/simulator';
 import { CATALOG } from './shared';
 
@@ -152,10 +158,7 @@ export function matrixOperations(f: SimulatorFixture): Operation[] {
 			created: (c) => c.transactions,
 			prepare: async () => ({
 				items: [invoiceItem('REL-1')],
-				parameters: nodeParams('transaction', 'processDocument', {
-					skillId: rl(FIXTURE.documentSkillId),
-					options: { pollInterval: 1 },
-				}),
+				parameters: processParams(),
 			}),
 		},
 		{
@@ -177,9 +180,7 @@ export function matrixOperations(f: SimulatorFixture): Operation[] {
 			created: (c) => c.uploads,
 			prepare: async () => ({
 				items: [invoiceItem('REL-2')],
-				parameters: nodeParams('transaction', 'addFiles', {
-					transactionId: f.sim.createTransaction(FIXTURE.processSkillId),
-				}),
+				parameters: addFilesParams(f.sim.createTransaction(FIXTURE.processSkillId)),
 			}),
 		},
 		{
@@ -193,7 +194,7 @@ export function matrixOperations(f: SimulatorFixture): Operation[] {
 				await runNode({
 					credentials: f.store,
 					items: [invoiceItem('REL-3')],
-					parameters: nodeParams('transaction', 'addFiles', { transactionId }),
+					parameters: addFilesParams(transactionId),
 				});
 				return { parameters: nodeParams('transaction', 'start', { transactionId }) };
 			},

@@ -1,9 +1,13 @@
-import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { invalid } from './errors';
+import { count } from './text';
 import type { UploadPart } from './multipart';
 
-/** Vendor limits for one transaction (Processing API: 1000 files, 2 GB per upload). */
+/**
+ * Vendor limits (AddFilesToTransaction in the OpenAPI document: "The maximum size of processed
+ * files should not exceed 2 GB. The maximum count per transaction should not exceed 1000").
+ */
 export const MAX_FILES_PER_TRANSACTION = 1000;
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 
@@ -15,6 +19,8 @@ export interface InputFile extends UploadPart {
 	/** The name it had in n8n (or one built from the MIME type). */
 	originalName: string;
 	mimeType: string;
+	/** Auto Crop / Auto Orientation of the item it came from, when set. */
+	imageProcessingOptions?: IDataObject;
 }
 
 /** Which binary properties of an item to upload. */
@@ -125,25 +131,34 @@ export async function readInputFiles(
  * The name Vantage stores: it replaces these characters with `_` (docs.abbyy.com, processing
  * documents with a single API call). Compared without case, to be safe.
  */
-function storedKey(name: string): string {
+export function storedKey(name: string): string {
 	return name.replace(/[:/?#[\]@!$&'()*+,;=\\]/g, '_').toLowerCase();
 }
 
+/**
+ * "invoice.pdf" → "invoice-2.pdf". Not "invoice (2).pdf": Vantage would store the parentheses as
+ * `_`, and the name in the output would not be the one in the transaction.
+ */
 function withSuffix(name: string, n: number): string {
 	const dot = name.lastIndexOf('.');
-	return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+	return dot > 0 ? `${name.slice(0, dot)}-${n}${name.slice(dot)}` : `${name}-${n}`;
+}
+
+export interface RenamedFile {
+	from: string;
+	to: string;
+	item: number;
+	property: string;
 }
 
 /**
  * Make every name unique within the transaction (Vantage answers 409 to a duplicate): a name
- * that is taken gets " (2)", " (3)"… before its extension. Returns the files that were renamed.
+ * that is taken, by an earlier file or by one of `taken` (names already in the transaction),
+ * gets "-2", "-3"… before its extension. Returns the files that were renamed.
  */
-export function assignUniqueNames(
-	files: InputFile[],
-	taken: Iterable<string> = [],
-): Array<{ from: string; to: string; item: number; property: string }> {
+export function assignUniqueNames(files: InputFile[], taken: Iterable<string> = []): RenamedFile[] {
 	const used = new Set([...taken].map(storedKey));
-	const renamed: Array<{ from: string; to: string; item: number; property: string }> = [];
+	const renamed: RenamedFile[] = [];
 	for (const file of files) {
 		let name = file.originalName;
 		for (let n = 2; used.has(storedKey(name)); n++) name = withSuffix(file.originalName, n);
@@ -161,7 +176,15 @@ export function assignUniqueNames(
 	return renamed;
 }
 
-/** The vendor's limits for one transaction, checked before any request. */
+/** "2.35 GB (2,523,456,789 bytes)": rounding alone could hide that a size is over the limit. */
+function describeSize(bytes: number): string {
+	return `${(bytes / 1024 ** 3).toFixed(2)} GB (${bytes.toLocaleString('en-US')} bytes)`;
+}
+
+/**
+ * The vendor's limits for one upload, checked before any request: at most 1000 files, at most
+ * 2 GB. A single file over the limit is named with its own item and binary field.
+ */
 export function checkUploadLimits(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -171,8 +194,18 @@ export function checkUploadLimits(
 		throw invalid(
 			ctx,
 			itemIndex,
-			`${files.length} files are more than one transaction takes (${MAX_FILES_PER_TRANSACTION})`,
+			`${count(files.length, 'file')} are more than one transaction takes (${MAX_FILES_PER_TRANSACTION})`,
 			'Process the files in several runs, e.g. with Loop Over Items.',
+		);
+	}
+	const advice = 'Split the file, or send fewer files per transaction.';
+	const big = files.find((file) => file.size > MAX_UPLOAD_BYTES);
+	if (big) {
+		throw invalid(
+			ctx,
+			big.itemIndex,
+			`The file in binary field "${big.property}" (${big.originalName}) is ${describeSize(big.size)}, more than the 2 GB Vantage accepts in one upload`,
+			advice,
 		);
 	}
 	const total = files.reduce((sum, file) => sum + file.size, 0);
@@ -180,7 +213,8 @@ export function checkUploadLimits(
 		throw invalid(
 			ctx,
 			itemIndex,
-			`The files add up to ${(total / 1024 ** 3).toFixed(2)} GB, more than the 2 GB Vantage accepts in one transaction`,
+			`The ${count(files.length, 'file')} add up to ${describeSize(total)}, more than the 2 GB Vantage accepts in one upload`,
+			advice,
 		);
 	}
 }

@@ -94,3 +94,37 @@ export function toUtcDateTime(
 	}
 	return new Date(ms).toISOString();
 }
+
+/** An optional date parameter: undefined when empty, else as `toUtcDateTime` reads it. */
+export function optionalUtcDateTime(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	displayName: string,
+	value: unknown,
+): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	if (typeof value === 'string' && value.trim() === '') return undefined;
+	return toUtcDateTime(ctx, itemIndex, displayName, value);
+}
+
+/**
+ * A start and end date (ISO UTC, from `toUtcDateTime`) in order, refused before any request
+ * otherwise. `allowEqual`: whether the end may equal the start (the transaction lists refuse it:
+ * "EndDate must be greater than start date", GetCompletedTransactions in the OpenAPI document).
+ */
+export function checkDateOrder(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	start: { displayName: string; value: string | undefined },
+	end: { displayName: string; value: string | undefined },
+	{ allowEqual = false } = {},
+): void {
+	if (start.value === undefined || end.value === undefined) return;
+	const gap = Date.parse(end.value) - Date.parse(start.value);
+	if (gap > 0 || (allowEqual && gap === 0)) return;
+	throw invalid(
+		ctx,
+		itemIndex,
+		`${end.displayName} (${end.value}) must be ${allowEqual ? 'at or after' : 'after'} ${start.displayName} (${start.value})`,
+	);
+}

@@ -140,7 +140,7 @@ describe('Create Export', () => {
 		[
 			'End Date before Start Date',
 			{ startDate: '2025-11-03T00:00:00Z', additionalFields: { endDate: '2025-11-02T00:00:00Z' } },
-			/^End Date \(2025-11-02T00:00:00.000Z\) is before Start Date \(2025-11-03T00:00:00.000Z\) \[item 0\]$/,
+			/^End Date \(2025-11-02T00:00:00.000Z\) must be at or after Start Date \(2025-11-03T00:00:00.000Z\) \[item 0\]$/,
 		],
 		[
 			'a Skill that is not text',

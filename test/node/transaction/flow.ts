@@ -1,10 +1,10 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../../harness/n8n';
+import { runNode, type RunResult } from '../../harness/n8n';
 import { binaryFile, fileItem, invoiceText } from '../../helpers/binary';
-import type { SimulatorFixture } from '../../helpers/fixture';
-import { nodeParams, rl } from '../../helpers/params';
-import { FIXTURE } from '../../simulator/simulator';
+import { maxInFlight, type SimulatorFixture } from '../../helpers/fixture';
+import { addFilesParams, nodeParams, processParams, rl } from '../../helpers/params';
+import { FIXTURE, type RouteId } from '../../simulator/simulator';
 
 /** A transaction created through the node (Create), not yet started. */
 export async function createdTransaction(
@@ -33,7 +33,7 @@ export async function startedTransaction(
 	const added = await runNode({
 		credentials: f.store,
 		items: [fileItem(binaryFile(`${number}.pdf`, `InvoiceNumber: ${number}`))],
-		parameters: nodeParams('transaction', 'addFiles', { transactionId }),
+		parameters: addFilesParams(transactionId),
 	});
 	if (added.error) throw added.error;
 	f.sim.scriptNextTransaction({ processing: { polls } });
@@ -54,11 +54,42 @@ export async function processedTransaction(f: SimulatorFixture, number = 'INV-9'
 				binaryFile(`${number}.pdf`, invoiceText({ number, lines: [['Item', '1', '5,00']] })),
 			),
 		],
-		parameters: nodeParams('transaction', 'processDocument', {
-			skillId: rl(FIXTURE.documentSkillId),
-			options: { pollInterval: 1 },
-		}),
+		parameters: processParams(),
 	});
 	if (result.error) throw result.error;
 	return result.items[0].json.transactionId as string;
+}
+
+type Items = Array<IDataObject | INodeExecutionData>;
+
+/**
+ * Run one per-item operation twice, with Concurrency left at its default (Auto) and pinned to 1,
+ * and report the most requests to `route` that were in flight at once in each run. `items` gives
+ * each run its input (a function when a run uses up what it is given, e.g. transactions to
+ * start). Each request takes `latencyMs` in the simulator, so requests sent together overlap.
+ */
+export async function concurrencyOf(
+	f: SimulatorFixture,
+	route: RouteId,
+	parameters: (options: IDataObject) => INodeParameters,
+	items: Items | (() => Items | Promise<Items>),
+	latencyMs = 40,
+): Promise<{ auto: number; pinned: number; runs: RunResult[] }> {
+	const peaks: number[] = [];
+	const runs: RunResult[] = [];
+	for (const options of [{}, { concurrency: 1 }]) {
+		const input = typeof items === 'function' ? await items() : items;
+		f.sim.setLatency(latencyMs);
+		f.sim.clearLog();
+		const result = await runNode({
+			credentials: f.store,
+			items: input,
+			parameters: parameters(options),
+		});
+		f.sim.setLatency(0);
+		if (result.error) throw result.error;
+		runs.push(result);
+		peaks.push(maxInFlight(f.sim.requestsTo(route)));
+	}
+	return { auto: peaks[0], pinned: peaks[1], runs };
 }

@@ -1,6 +1,7 @@
 import { runNode } from '../../harness/n8n';
+import { binaryFile, fileItem } from '../../helpers/binary';
 import { useSimulator } from '../../helpers/fixture';
-import { nodeParams } from '../../helpers/params';
+import { nodeParams, processParams } from '../../helpers/params';
 import { FIXTURE } from '../../simulator/simulator';
 
 const f = useSimulator();
@@ -74,22 +75,8 @@ describe('Transaction → Get Many', () => {
 		f.sim.scriptNextTransaction({ processing: { polls: 0 }, manualReview: { polls: 1000 } });
 		const launched = await runNode({
 			credentials: f.store,
-			items: [
-				{
-					json: {},
-					binary: {
-						data: {
-							data: Buffer.from('InvoiceNumber: A').toString('base64'),
-							mimeType: 'application/pdf',
-							fileName: 'a.pdf',
-						},
-					},
-				},
-			],
-			parameters: nodeParams('transaction', 'processDocument', {
-				skillId: { __rl: true, mode: 'id', value: FIXTURE.documentSkillId },
-				options: { pollInterval: 1, onManualReview: 'output' },
-			}),
+			items: [fileItem(binaryFile('a.pdf', 'InvoiceNumber: A'))],
+			parameters: processParams({}, { onManualReview: 'output' }),
 		});
 		const transactionId = launched.items[0].json.transactionId;
 		const result = await runNode({
@@ -104,5 +91,66 @@ describe('Transaction → Get Many', () => {
 		expect(f.sim.requestsTo('GetActiveTransactions')[0].query).toMatchObject({
 			StageType: 'ManualReview',
 		});
+
+		const byName = await runNode({
+			credentials: f.store,
+			parameters: getMany({
+				list: 'active',
+				returnAll: true,
+				filters: { stageName: 'Manual Review' },
+			}),
+		});
+		expect(byName.items.map((i) => i.json.transactionId)).toEqual([transactionId]);
+		const otherName = await runNode({
+			credentials: f.store,
+			parameters: getMany({
+				list: 'active',
+				returnAll: true,
+				filters: { stageName: 'Extraction' },
+			}),
+		});
+		expect(otherName.items).toEqual([]);
+		expect(f.sim.requestsTo('GetActiveTransactions').map((r) => r.query.StageName)).toEqual([
+			undefined,
+			'Manual Review',
+			'Extraction',
+		]);
+	});
+
+	test('Skill Version filters by the version of the skill (the simulator’s skills are all version 1)', async () => {
+		const ids = f.sim.seedCompletedTransactions(3, { skillId: FIXTURE.documentSkillId });
+		const v1 = await runNode({
+			credentials: f.store,
+			parameters: getMany({ returnAll: true, filters: { skillVersion: 1 } }),
+		});
+		expect(v1.items.map((i) => i.json.transactionId).sort()).toEqual([...ids].sort());
+		const v2 = await runNode({
+			credentials: f.store,
+			parameters: getMany({ returnAll: true, filters: { skillVersion: 2 } }),
+		});
+		expect(v2.items).toEqual([]);
+		expect(f.sim.requestsTo('GetCompletedTransactions').map((r) => r.query.SkillVersion)).toEqual([
+			'1',
+			'2',
+		]);
+
+		const bad = await runNode({
+			credentials: f.store,
+			parameters: getMany({ filters: { skillVersion: 1.5 } }),
+		});
+		expect(bad.error?.message).toBe('Skill Version must be a whole number, not 1.5 [item 0]');
+	});
+
+	test('an End Date equal to the Start Date is refused as the API refuses it', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			parameters: getMany({
+				filters: { startDate: '2026-01-02T00:00:00Z', endDate: '2026-01-02T00:00:00Z' },
+			}),
+		});
+		expect(result.error?.message).toBe(
+			'End Date (2026-01-02T00:00:00.000Z) must be after Start Date (2026-01-02T00:00:00.000Z) [item 0]',
+		);
+		expect(f.sim.requests).toHaveLength(0);
 	});
 });

@@ -3,20 +3,13 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { readBinary, runNode, serialize } from '../../harness/n8n';
 import { binaryFile, fileItem, invoiceText } from '../../helpers/binary';
 import { useSimulator } from '../../helpers/fixture';
-import { nodeParams, rl } from '../../helpers/params';
+import { processParams as process, rl } from '../../helpers/params';
 import { FIXTURE } from '../../simulator/simulator';
 
 const f = useSimulator((sim) =>
 	// The first status poll already sees the outcome: tests do not wait a poll interval.
 	sim.setDefaultTransactionScript({ processing: { polls: 0 } }),
 );
-
-const process = (extra: IDataObject = {}, options: IDataObject = {}) =>
-	nodeParams('transaction', 'processDocument', {
-		skillId: rl(FIXTURE.documentSkillId),
-		options: { pollInterval: 1, ...options },
-		...extra,
-	});
 
 const invoice = (
 	number: string,
@@ -128,6 +121,16 @@ describe('Process Document: files in, fields out', () => {
 			'B-1',
 			'B-1-2',
 		]);
+		// Each document names the file it came from, as GetTransactionDocuments tells.
+		expect(
+			result.items.map((i) => [(i.json.fields as IDataObject).InvoiceNumber, i.json.sourceFiles]),
+		).toEqual([
+			['A-1', ['a.pdf']],
+			['A-1-2', ['a.pdf']],
+			['B-1', ['b.pdf']],
+			['B-1-2', ['b.pdf']],
+		]);
+		expect(f.sim.requestsTo('GetTransactionDocuments')).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({
 			uploadMethod: 'separateCalls',
 			classification: { class: 'Invoice', confident: true },
@@ -158,7 +161,7 @@ describe('Process Document: files in, fields out', () => {
 		expect(sent.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
 	});
 
-	test('One for All Items puts every item’s files into one transaction, paired with all the items', async () => {
+	test('One for All Items puts every item’s files into one transaction; each document is paired with its own item', async () => {
 		const result = await runNode({
 			credentials: f.store,
 			items: [invoice('X-1'), invoice('X-2'), invoice('X-3')],
@@ -166,9 +169,20 @@ describe('Process Document: files in, fields out', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(6);
-		for (const item of result.items) {
-			expect(item.pairedItem).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		}
+		expect(
+			result.items.map((item) => [
+				(item.json.fields as IDataObject).InvoiceNumber,
+				item.json.sourceFiles,
+				item.pairedItem,
+			]),
+		).toEqual([
+			['X-1', ['X-1.pdf'], { item: 0 }],
+			['X-1-2', ['X-1.pdf'], { item: 0 }],
+			['X-2', ['X-2.pdf'], { item: 1 }],
+			['X-2-2', ['X-2.pdf'], { item: 1 }],
+			['X-3', ['X-3.pdf'], { item: 2 }],
+			['X-3-2', ['X-3.pdf'], { item: 2 }],
+		]);
 		expect(f.sim.createdCounts().transactions).toBe(1);
 	});
 
@@ -187,15 +201,25 @@ describe('Process Document: files in, fields out', () => {
 		expect(result.error).toBeUndefined();
 		expect(uploads('AddFilesToTransaction')[0].files.map((file) => file.name)).toEqual([
 			'invoice.pdf',
-			'invoice (2).pdf',
+			'invoice-2.pdf',
 			'a:b.pdf',
-			'a_b (2).pdf',
+			'a_b-2.pdf',
 			'data.png',
 		]);
 		expect(result.items[0].json.renamedFiles).toEqual([
-			{ from: 'invoice.pdf', to: 'invoice (2).pdf', item: 1, property: 'data' },
-			{ from: 'a_b.pdf', to: 'a_b (2).pdf', item: 3, property: 'data' },
+			{ from: 'invoice.pdf', to: 'invoice-2.pdf', item: 1, property: 'data' },
+			{ from: 'a_b.pdf', to: 'a_b-2.pdf', item: 3, property: 'data' },
 		]);
+		// Vantage stores "a:b.pdf" as "a_b.pdf"; each document is still paired with its own item.
+		expect(result.items.map((item) => [item.json.sourceFiles, item.pairedItem])).toEqual(
+			[
+				['invoice.pdf', 0],
+				['invoice-2.pdf', 1],
+				['a_b.pdf', 2],
+				['a_b-2.pdf', 3],
+				['data.png', 4],
+			].flatMap(([name, item]) => Array(2).fill([[name], { item }])),
+		);
 	});
 
 	test('registration and skill parameters and image options travel in the Model part', async () => {
@@ -295,6 +319,233 @@ describe('Process Document: files in, fields out', () => {
 	});
 });
 
+describe('Process Document: what comes out', () => {
+	test('Download Result Files = JSON Only attaches the full result JSON and nothing else', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('J-1')],
+			parameters: process({}, { downloadResultFiles: 'json' }),
+		});
+		expect(result.error).toBeUndefined();
+		const [item] = result.items;
+		expect(Object.keys(item.binary ?? {})).toEqual(['json']);
+		expect(item.binary?.json).toMatchObject({
+			mimeType: 'application/json',
+			fileName: 'Invoice.json',
+		});
+		const parsed = JSON.parse((await readBinary(item, 'json')).toString('utf8'));
+		expect(parsed.Documents[0].Id).toBe(item.json.documentId);
+		expect((item.json.fields as IDataObject).InvoiceNumber).toBe('J-1');
+	});
+
+	test('business rule errors come out with the document, as Vantage reports them', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [
+				invoice('BR-1', 'br.pdf', {
+					number: 'BR-1',
+					total: '10,00',
+					extra: ['RuleError: Total does not match the line items', 'RuleError: Vendor unknown'],
+				}),
+			],
+			parameters: process(),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.businessRulesErrors).toEqual([
+			{
+				errorType: 'Condition',
+				customMessage: 'Total does not match the line items',
+				ruleId: 'rule-1',
+				currentFieldId: 'Total',
+			},
+			{
+				errorType: 'Condition',
+				customMessage: 'Vendor unknown',
+				ruleId: 'rule-2',
+				currentFieldId: 'Total',
+			},
+		]);
+		// Rule errors do not stop the fields: the document was processed.
+		expect(result.items[0].json).toMatchObject({
+			status: 'Processed',
+			fields: { InvoiceNumber: 'BR-1' },
+		});
+	});
+
+	test('an OCR skill gives no fields, and its OCR result files on request', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('O-1', 'page.pdf')],
+			parameters: process({ skillId: rl(FIXTURE.ocrSkillId) }, { downloadResultFiles: 'all' }),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		const [item] = result.items;
+		expect(item.json).toMatchObject({
+			status: 'Processed',
+			fields: {},
+			skill: null,
+			classification: null,
+			sourceFiles: ['page.pdf'],
+			resultFiles: [
+				{ fileId: expect.any(String), fileName: 'OCR.json', type: 'OcrJson' },
+				{ fileId: expect.any(String), fileName: 'OCR.txt', type: 'Text' },
+			],
+		});
+		expect(Object.keys(item.binary ?? {}).sort()).toEqual(['ocrJson', 'text']);
+		expect(item.binary?.text).toMatchObject({ mimeType: 'text/plain', fileName: 'OCR.txt' });
+		expect((await readBinary(item, 'text')).toString('utf8')).toContain('InvoiceNumber: O-1');
+		const ocr = JSON.parse((await readBinary(item, 'ocrJson')).toString('utf8'));
+		expect(ocr.Pages[0].Text).toContain('InvoiceNumber: O-1');
+	});
+});
+
+describe('Process Document: One for All Items, each document with its own item', () => {
+	const combined = (options: IDataObject = {}) =>
+		process(
+			{ skillId: rl(FIXTURE.processSkillId), transactionMode: 'combined', inputFiles: 'all' },
+			options,
+		);
+
+	test('a document is paired with the item whose file it came from; an item with two files gets both files’ documents', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [
+				fileItem({
+					a: binaryFile('a.pdf', invoiceText({ number: 'A' })),
+					b: binaryFile('b.pdf', invoiceText({ number: 'B' })),
+				}),
+				invoice('C', 'c.pdf'),
+			],
+			parameters: combined({ uploadMethod: 'separate' }),
+		});
+		expect(result.error).toBeUndefined();
+		expect(
+			result.items.map((item) => [
+				(item.json.fields as IDataObject).InvoiceNumber,
+				item.json.sourceFiles,
+				item.pairedItem,
+			]),
+		).toEqual([
+			['A', ['a.pdf'], { item: 0 }],
+			['A-2', ['a.pdf'], { item: 0 }],
+			['B', ['b.pdf'], { item: 0 }],
+			['B-2', ['b.pdf'], { item: 0 }],
+			['C', ['c.pdf'], { item: 1 }],
+			['C-2', ['c.pdf'], { item: 1 }],
+		]);
+	});
+
+	test('when Vantage does not say which files a document came from, it carries all of them and every item', async () => {
+		// GetTransactionDocuments lists nothing for the processed transaction.
+		f.sim.injectFault('GetTransactionDocuments', { kind: 'status', status: 200, body: [] });
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('U-1'), invoice('U-2')],
+			parameters: combined(),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(4);
+		for (const item of result.items) {
+			expect(item.json.sourceFiles).toEqual(['U-1.pdf', 'U-2.pdf']);
+			expect(item.pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
+		}
+	});
+
+	test('Auto Crop and Auto Orientation are read per file, from each file’s own item', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [
+				invoice('I-1', 'i1.pdf'),
+				invoice('I-2', 'i2.pdf'),
+				fileItem({
+					x: binaryFile('i3.pdf', invoiceText({ number: 'I-3' })),
+					y: binaryFile('i4.pdf', invoiceText({ number: 'I-4' })),
+				}),
+			],
+			parameters: process(
+				{
+					skillId: rl(FIXTURE.processSkillId),
+					transactionMode: 'combined',
+					inputFiles: 'all',
+				},
+				{
+					autoCrop: '={{ ["Yes", undefined, "No"][$itemIndex] }}',
+					autoOrientation: '={{ $itemIndex === 2 ? "Yes" : undefined }}',
+				},
+			),
+		});
+		expect(result.error).toBeUndefined();
+		expect(uploads('AddFilesToTransaction')[0].model).toEqual({
+			files: [
+				{ imageProcessingOptions: { autoCrop: 'Yes' } },
+				{},
+				{ imageProcessingOptions: { autoCrop: 'No', autoOrientation: 'Yes' } },
+				{ imageProcessingOptions: { autoCrop: 'No', autoOrientation: 'Yes' } },
+			],
+		});
+	});
+});
+
+describe('Process Document: create → add files → start, each sent once', () => {
+	const separate = (options: IDataObject = {}) =>
+		process({}, { uploadMethod: 'separate', ...options });
+	const timeoutFault = { kind: 'delay', ms: 1500 } as const;
+
+	test.each([
+		['a 504', { kind: 'status', status: 504 } as const],
+		['a timeout', timeoutFault],
+	])(
+		'%s on Add Files is not sent again; the error names the transaction and says the files may have reached Vantage',
+		async (_name, fault) => {
+			f.sim.injectFault('AddFilesToTransaction', fault, Infinity);
+			const result = await runNode({
+				credentials: f.store,
+				items: [invoice('N-1')],
+				parameters: { ...separate(), requestOptions: { timeout: 1, retryDelay: 0 } },
+			});
+			const [created] = f.sim.requestsTo('CreateTransaction');
+			expect(created.status).toBe(201);
+			const transactionId = f.sim.requestsTo('AddFilesToTransaction')[0].params.transactionId;
+			expect(f.sim.requestsTo('AddFilesToTransaction')).toHaveLength(1);
+			expect(f.sim.requestsTo('StartTransaction')).toHaveLength(0);
+			expect(f.sim.requestsTo('CreateTransaction')).toHaveLength(1);
+			const description = (result.error as { description?: string }).description ?? '';
+			expect(description).toContain(`While adding file "N-1.pdf" to transaction ${transactionId}`);
+			expect(description).toContain(
+				'The request may have reached ABBYY Vantage and been applied; it was not sent again so that nothing is created twice.',
+			);
+			expect(result.error?.message).toMatch(/\[item 0\]$/);
+		},
+	);
+
+	test.each([
+		['a 504', { kind: 'status', status: 504 } as const],
+		['a timeout', timeoutFault],
+	])(
+		'%s on Start is not sent again; the error names the transaction and says it may have started',
+		async (_name, fault) => {
+			f.sim.injectFault('StartTransaction', fault, Infinity);
+			const result = await runNode({
+				credentials: f.store,
+				items: [invoice('N-2')],
+				parameters: { ...separate(), requestOptions: { timeout: 1, retryDelay: 0 } },
+				continueOnFail: true,
+			});
+			const transactionId = f.sim.requestsTo('StartTransaction')[0].params.transactionId;
+			expect(f.sim.requestsTo('StartTransaction')).toHaveLength(1);
+			expect(f.sim.requestsTo('AddFilesToTransaction')).toHaveLength(1);
+			expect(f.sim.requestsTo('CreateTransaction')).toHaveLength(1);
+			const [item] = result.items;
+			expect(item.json).toMatchObject({ transactionId });
+			expect(item.json.errorDescription).toContain(`While starting transaction ${transactionId}`);
+			expect(item.json.errorDescription).toContain(
+				'The request may have reached ABBYY Vantage and been applied; it was not sent again',
+			);
+		},
+	);
+});
+
 describe('Process Document: waiting, manual review and failures', () => {
 	test('a transaction in Manual Review is waited for by default, then its results come out', async () => {
 		f.sim.scriptNextTransaction({ processing: { polls: 0 }, manualReview: { polls: 2 } });
@@ -343,6 +594,11 @@ describe('Process Document: waiting, manual review and failures', () => {
 		expect(failed.error?.message).toMatch(
 			/^Transaction [0-9a-f-]{36} ended with status Failed: The file is damaged \[item 0\]$/,
 		);
+		// n8n records the error as a plain object: its name says which class it was.
+		expect(failed.error).toMatchObject({
+			name: 'NodeApiError',
+			errorResponse: { status: 'Failed', error: 'The file is damaged', id: expect.any(String) },
+		});
 
 		f.sim.scriptNextTransaction({ outcome: 'Canceled', processing: { polls: 0 } });
 		const items = await runNode({
@@ -371,6 +627,28 @@ describe('Process Document: waiting, manual review and failures', () => {
 			/^Transaction [0-9a-f-]{36} did not finish within 1 second; last status: Processing \[item 0\]$/,
 		);
 		expect(result.items[0].json.transactionId).toMatch(/^[0-9a-f-]{36}$/);
+	});
+
+	test('the wait polls through a 429, a 503 and a dropped connection; the output counts the failed polls', async () => {
+		f.sim.injectFault('GetTransactionInfo', { kind: 'status', status: 429 });
+		f.sim.injectFault('GetTransactionInfo', { kind: 'status', status: 503 });
+		f.sim.injectFault('GetTransactionInfo', { kind: 'reset' });
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('H-1')],
+			// No retries inside one poll: each fault fails a whole poll.
+			parameters: {
+				...process({}, { maxPollInterval: 1 }),
+				requestOptions: { maxRetries: 0 },
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({
+			status: 'Processed',
+			failedPolls: 3,
+			fields: { InvoiceNumber: 'H-1' },
+		});
+		expect(f.sim.requestsTo('GetTransactionInfo').map((r) => r.status)).toEqual([429, 503, 0, 200]);
 	});
 
 	test('cancelling the execution stops the wait at once', async () => {
@@ -475,5 +753,29 @@ describe('Process Document: bad input is refused before any request', () => {
 		});
 		expect(result.error?.message).toMatch(/\[item 1\]$/);
 		expect(f.sim.createdCounts().transactions).toBe(0);
+	});
+
+	test('Vantage refusing item 2 stops the run; the error names each transaction items 0 and 1 created, once', async () => {
+		f.sim.injectFault(
+			'LaunchTransaction',
+			{ kind: 'status', status: 400, body: { title: 'Bad Request', status: 400, detail: 'No' } },
+			1,
+			2,
+		);
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('K-1'), invoice('K-2'), invoice('K-3')],
+			// A Process skill: two documents (two output items) per transaction.
+			parameters: process({ skillId: rl(FIXTURE.processSkillId) }, { concurrency: 1 }),
+		});
+		expect(result.error?.message).toBe('ABBYY Vantage rejected the request: No [item 2]');
+		const description = (result.error as { description?: string }).description ?? '';
+		const named =
+			/other items had created: transaction (\S+) \(item 0\), transaction (\S+) \(item 1\)\. They/.exec(
+				description,
+			);
+		expect(named).not.toBeNull();
+		expect(f.sim.transaction(named![1])?.files.map((file) => file.name)).toEqual(['K-1.pdf']);
+		expect(f.sim.transaction(named![2])?.files.map((file) => file.name)).toEqual(['K-2.pdf']);
 	});
 });

@@ -4,6 +4,7 @@ import { runNode, serialize } from '../../harness/n8n';
 import { useSimulator } from '../../helpers/fixture';
 import { nodeParams } from '../../helpers/params';
 import { FIXTURE } from '../../simulator/simulator';
+import { concurrencyOf } from '../transaction/flow';
 
 const f = useSimulator();
 
@@ -92,5 +93,54 @@ describe('Transaction Document → Add', () => {
 		expect(result.error?.message).toBe('Transaction ID must be text, not undefined [item 0]');
 		expect(f.sim.requests).toHaveLength(0);
 		expect(serialize(result)).not.toContain(FIXTURE.password);
+	});
+
+	test('documents are added several at a time under Concurrency Auto, one at a time when pinned to 1', async () => {
+		const transactionId = f.sim.createTransaction(FIXTURE.processSkillId);
+		const { auto, pinned } = await concurrencyOf(
+			f,
+			'CreateTransactionDocument',
+			(options) => nodeParams('transactionDocument', 'add', { transactionId, options }),
+			Array.from({ length: 10 }, () => ({})),
+		);
+		expect(auto).toBeGreaterThan(1);
+		expect(pinned).toBe(1);
+		expect(f.sim.transaction(transactionId)!.documents).toHaveLength(20);
+	});
+
+	test('bad input in item 1 of 3 adds no document at all: every item is checked first', async () => {
+		const transactionId = f.sim.createTransaction(FIXTURE.processSkillId);
+		f.sim.clearLog();
+		const result = await runNode({
+			credentials: f.store,
+			items: [{ index: 0 }, { index: -1 }, { index: 2 }],
+			parameters: add(transactionId, { index: '={{ $json.index }}' }),
+		});
+		expect(result.error?.message).toBe('Index must be between 0 and 2147483647, not -1 [item 1]');
+		expect(f.sim.requests).toHaveLength(0);
+		expect(f.sim.transaction(transactionId)!.documents).toEqual([]);
+	});
+
+	test('Vantage refusing item 2 stops the run; the error names the documents items 0 and 1 added', async () => {
+		const transactionId = f.sim.createTransaction(FIXTURE.processSkillId);
+		f.sim.injectFault(
+			'CreateTransactionDocument',
+			{ kind: 'status', status: 400, body: { title: 'Bad Request', status: 400, detail: 'No' } },
+			1,
+			2,
+		);
+		const result = await runNode({
+			credentials: f.store,
+			items: [{}, {}, {}],
+			parameters: nodeParams('transactionDocument', 'add', {
+				transactionId,
+				options: { concurrency: 1 },
+			}),
+		});
+		expect(result.error?.message).toBe('ABBYY Vantage rejected the request: No [item 2]');
+		const [first, second] = f.sim.transaction(transactionId)!.documents.map((d) => d.id);
+		expect((result.error as { description?: string }).description).toContain(
+			`other items had created: document ${first} in transaction ${transactionId} (item 0), document ${second} in transaction ${transactionId} (item 1).`,
+		);
 	});
 });

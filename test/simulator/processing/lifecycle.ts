@@ -105,7 +105,10 @@ export class Processing {
 	/**
 	 * Documents after start. Documents created by CreateTransactionDocument keep their files (empty
 	 * ones are dropped). Files added to the transaction itself: a Process skill splits each into two
-	 * documents (pages 1 and 2 of a bundle); other skills put them all into their one document.
+	 * documents (pages 1 and 2 of a bundle), each holding only the file it came from; other skills
+	 * put them all into their one document. GetTransactionDocuments lists each document with its
+	 * own files ("how uploaded files were grouped into documents before or after processing", the
+	 * OpenAPI document), which is how a client learns which file a document came from.
 	 */
 	private buildDocuments(tx: TransactionState): DocumentState[] {
 		const skill = this.skills.get(tx.skillId);

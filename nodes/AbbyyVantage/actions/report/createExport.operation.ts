@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { toUtcDateTime } from '../../helpers/dates';
+import { checkDateOrder, optionalUtcDateTime, toUtcDateTime } from '../../helpers/dates';
 import { apiError, invalid } from '../../helpers/errors';
 import { runPreparedPerItem } from '../../helpers/items';
 import { optionalText } from '../../helpers/validation';
@@ -93,16 +93,15 @@ export async function execute(
 				this.getNodeParameter('startDate', itemIndex),
 			);
 			const filters: IDataObject = { startDate };
-			if (fields.endDate !== undefined && fields.endDate !== '' && fields.endDate !== null) {
-				filters.endDate = toUtcDateTime(this, itemIndex, 'End Date', fields.endDate);
-				if (Date.parse(filters.endDate as string) < Date.parse(startDate)) {
-					throw invalid(
-						this,
-						itemIndex,
-						`End Date (${filters.endDate}) is before Start Date (${startDate})`,
-					);
-				}
-			}
+			const endDate = optionalUtcDateTime(this, itemIndex, 'End Date', fields.endDate);
+			checkDateOrder(
+				this,
+				itemIndex,
+				{ displayName: 'Start Date', value: startDate },
+				{ displayName: 'End Date', value: endDate },
+				{ allowEqual: true },
+			);
+			if (endDate) filters.endDate = endDate;
 			const skillId = readSkillFilter(this, itemIndex, fields.skillId);
 			if (skillId) filters.skillId = skillId;
 			const transactionId = optionalText(this, itemIndex, 'Transaction ID', fields.transactionId);

@@ -8,9 +8,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
+import { readConcurrency, readOptions } from '../common';
+import { concurrencyOnlyOptions, ITEM_CONCURRENCY } from '../transaction/shared';
 import { readSkillId, SKILL_HINTS, skillProperty } from './shared';
 
-const properties: INodeProperties[] = [skillProperty];
+const properties: INodeProperties[] = [skillProperty, concurrencyOnlyOptions()];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['skill'], operation: ['get'] } },
@@ -22,14 +24,20 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, items, async (itemIndex) => {
-		const skillId = readSkillId(this, itemIndex);
-		const skill = await client.request<IDataObject | undefined>({
-			...endpoints.getSkillInfo(skillId),
-			itemIndex,
-			action: `reading skill "${skillId}"`,
-			hints: SKILL_HINTS,
-		});
-		return { json: { ...(skill ?? {}), id: (skill?.id as string) ?? skillId } };
-	});
+	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	return await runPerItem(
+		this,
+		items,
+		async (itemIndex) => {
+			const skillId = readSkillId(this, itemIndex);
+			const skill = await client.request<IDataObject | undefined>({
+				...endpoints.getSkillInfo(skillId),
+				itemIndex,
+				action: `reading skill "${skillId}"`,
+				hints: SKILL_HINTS,
+			});
+			return { json: { ...(skill ?? {}), id: (skill?.id as string) ?? skillId } };
+		},
+		concurrency,
+	);
 }

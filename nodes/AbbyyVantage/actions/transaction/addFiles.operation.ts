@@ -1,20 +1,28 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { assignUniqueNames, checkUploadLimits, readInputFiles } from '../../helpers/binaryInput';
+import {
+	assignUniqueNames,
+	checkUploadLimits,
+	readInputFiles,
+	type InputFile,
+	type RenamedFile,
+} from '../../helpers/binaryInput';
+import { asNodeError, operationError, plainMessage } from '../../helpers/errors';
 import { runPreparedPerItem } from '../../helpers/items';
 import { optionalText } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
-import { readOptions, sortedOptions } from '../common';
+import { concurrencyOption, readConcurrency, readOptions, sortedOptions } from '../common';
 import {
 	imageProcessingOptions,
 	inputFilesProperties,
+	ITEM_CONCURRENCY,
 	readFileSelection,
 	readImageProcessing,
 	readTransactionId,
 	transactionIdProperty,
 } from './shared';
-import { Transactions } from './transactions';
+import { describeFiles, Transactions } from './transactions';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,
@@ -27,6 +35,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: sortedOptions([
 			...imageProcessingOptions,
+			concurrencyOption(ITEM_CONCURRENCY),
 			{
 				displayName: 'Document ID',
 				name: 'documentId',
@@ -45,17 +54,86 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+interface Plan {
+	transactionId: string;
+	documentId?: string;
+	files: InputFile[];
+}
+
+/**
+ * File names unique within each transaction (Vantage answers 409 to a name it already holds):
+ * once per transaction, its existing names are read and the files of every item adding to it
+ * are named in item order, so two items adding "scan.pdf" to one transaction do not clash
+ * either, whichever uploads first.
+ */
+class TransactionNames {
+	private readonly named = new Map<string, Promise<Map<number, RenamedFile[]>>>();
+
+	constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly transactions: Transactions,
+		private readonly plans: Map<number, Plan>,
+	) {}
+
+	/** The files of item `itemIndex` renamed where needed (their `name` is set). */
+	async renamedFor(itemIndex: number): Promise<RenamedFile[]> {
+		const { transactionId } = this.plans.get(itemIndex)!;
+		const group = [...this.plans.entries()]
+			.filter(([, plan]) => plan.transactionId === transactionId)
+			.map(([index]) => index)
+			.sort((a, b) => a - b);
+		let naming = this.named.get(transactionId);
+		if (!naming) {
+			naming = this.name(transactionId, group);
+			this.named.set(transactionId, naming);
+		}
+		try {
+			return (await naming).get(itemIndex) ?? [];
+		} catch (error) {
+			// The first item of the transaction read it; the others say so under their own number.
+			throw itemIndex === group[0]
+				? asNodeError(this.ctx, error, itemIndex)
+				: operationError(
+						this.ctx.getNode(),
+						itemIndex,
+						`Could not read the files already in transaction ${transactionId}: ${plainMessage(error)}`,
+						{
+							description: `Item ${group[0]} adds files to the same transaction and met this error first. Nothing was uploaded for this item.`,
+							output: { transactionId },
+						},
+					);
+		}
+	}
+
+	private async name(transactionId: string, group: number[]): Promise<Map<number, RenamedFile[]>> {
+		const taken = await this.transactions.sourceFileNames(transactionId, group[0]);
+		const files = group.flatMap((index) => this.plans.get(index)!.files);
+		const byItem = new Map<number, RenamedFile[]>();
+		for (const renamed of assignUniqueNames(files, taken)) {
+			byItem.set(renamed.item, [...(byItem.get(renamed.item) ?? []), renamed]);
+		}
+		return byItem;
+	}
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
 	const transactions = new Transactions(this, client);
+	// Every item is checked before the first upload; only items that passed are named and sent.
+	const plans = new Map<number, Plan>();
+	const names = new TransactionNames(this, transactions, plans);
 	return await runPreparedPerItem(
 		this,
 		items,
 		async (itemIndex) => {
 			const options = readOptions(this, itemIndex);
+			const transactionId = readTransactionId(this, itemIndex);
+			const documentId = optionalText(this, itemIndex, 'Document ID', options.documentId);
+			const imageProcessing = readImageProcessing(this, itemIndex, options);
 			const files = await readInputFiles(
 				this,
 				items[itemIndex],
@@ -63,23 +141,16 @@ export async function execute(
 				readFileSelection(this, itemIndex),
 			);
 			checkUploadLimits(this, itemIndex, files);
-			return {
-				transactionId: readTransactionId(this, itemIndex),
-				documentId: optionalText(this, itemIndex, 'Document ID', options.documentId),
-				imageProcessingOptions: readImageProcessing(this, itemIndex, options),
-				files,
-			};
+			if (imageProcessing) {
+				for (const file of files) file.imageProcessingOptions = imageProcessing;
+			}
+			const plan: Plan = { transactionId, documentId, files };
+			plans.set(itemIndex, plan);
+			return plan;
 		},
 		async (plan, itemIndex) => {
-			// Names already in the transaction are unknown here; Vantage answers 409 to a repeat.
-			const renamedFiles = assignUniqueNames(plan.files);
-			await transactions.addFiles(
-				plan.transactionId,
-				plan.files,
-				{ imageProcessingOptions: plan.imageProcessingOptions },
-				itemIndex,
-				plan.documentId,
-			);
+			const renamedFiles = await names.renamedFor(itemIndex);
+			await transactions.addFiles(plan.transactionId, plan.files, itemIndex, plan.documentId);
 			return {
 				json: {
 					transactionId: plan.transactionId,
@@ -88,6 +159,13 @@ export async function execute(
 					...(renamedFiles.length ? { renamedFiles } : {}),
 				},
 			};
+		},
+		concurrency,
+		(output) => {
+			const files = output.json.files as Array<{ name: string }> | undefined;
+			if (!files?.length) return undefined;
+			const where = output.json.documentId ? `, document ${String(output.json.documentId)}` : '';
+			return `${describeFiles(files)} added to transaction ${String(output.json.transactionId)}${where}`;
 		},
 	);
 }

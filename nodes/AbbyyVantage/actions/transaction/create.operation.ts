@@ -3,9 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPreparedPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { readOptions, sortedOptions } from '../common';
+import { concurrencyOption, readConcurrency, readOptions, sortedOptions } from '../common';
 import { readSkillId, skillProperty } from '../skill/shared';
 import {
+	ITEM_CONCURRENCY,
 	readTransactionParameters,
 	registrationParametersOption,
 	skillParametersOption,
@@ -21,6 +22,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: sortedOptions([
+			concurrencyOption(ITEM_CONCURRENCY),
 			{
 				displayName: 'Generate Mobile Input Link',
 				name: 'generateMobileInputLink',
@@ -44,7 +46,9 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
 	const transactions = new Transactions(this, client);
+	// Every item is checked before the first transaction is created (see runPreparedPerItem).
 	return await runPreparedPerItem(
 		this,
 		items,
@@ -65,5 +69,7 @@ export async function execute(
 			);
 			return { json: { ...created, skillId: plan.skillId, status: 'New' } };
 		},
+		concurrency,
+		(output) => `transaction ${String(output.json.transactionId)}`,
 	);
 }

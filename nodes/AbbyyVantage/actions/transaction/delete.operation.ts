@@ -3,7 +3,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { readTransactionId, transactionIdProperty } from './shared';
+import { readConcurrency, readOptions } from '../common';
+import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
+	readTransactionId,
+	transactionIdProperty,
+} from './shared';
 import { Transactions } from './transactions';
 
 const properties: INodeProperties[] = [
@@ -15,6 +21,7 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	concurrencyOnlyOptions(),
 ];
 
 export const description = updateDisplayOptions(
@@ -27,10 +34,16 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
 	const transactions = new Transactions(this, client);
-	return await runPerItem(this, items, async (itemIndex) => {
-		const transactionId = readTransactionId(this, itemIndex);
-		await transactions.delete(transactionId, itemIndex);
-		return { json: { transactionId, deleted: true } };
-	});
+	return await runPerItem(
+		this,
+		items,
+		async (itemIndex) => {
+			const transactionId = readTransactionId(this, itemIndex);
+			await transactions.delete(transactionId, itemIndex);
+			return { json: { transactionId, deleted: true } };
+		},
+		concurrency,
+	);
 }

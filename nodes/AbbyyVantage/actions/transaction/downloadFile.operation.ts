@@ -5,8 +5,20 @@ import { safeFileName } from '../../helpers/fileNames';
 import { runPerItem } from '../../helpers/items';
 import { requirePathParameter } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
-import { fileItem, outputFieldProperty, readOutputField } from '../common';
-import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from './shared';
+import {
+	fileItem,
+	outputFieldProperty,
+	readConcurrency,
+	readOptions,
+	readOutputField,
+} from '../common';
+import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
+	readTransactionId,
+	TRANSACTION_HINTS,
+	transactionIdProperty,
+} from './shared';
 import { Transactions } from './transactions';
 
 const properties: INodeProperties[] = [
@@ -21,6 +33,7 @@ const properties: INodeProperties[] = [
 			'ID of a result file (documents → resultFiles → fileId in Get) or of a source file (sourceFiles → ID)',
 	},
 	outputFieldProperty(),
+	concurrencyOnlyOptions(),
 ];
 
 export const description = updateDisplayOptions(
@@ -47,25 +60,31 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
 	const transactions = new Transactions(this, client);
-	return await runPerItem(this, items, async (itemIndex) => {
-		const transactionId = readTransactionId(this, itemIndex);
-		const fileId = requirePathParameter(
-			this,
-			itemIndex,
-			'File ID',
-			this.getNodeParameter('fileId', itemIndex),
-		);
-		const field = readOutputField(this, itemIndex);
-		const info = await transactions.get(transactionId, itemIndex);
-		const fileName = safeFileName(fileNameOf(info, fileId) ?? fileId);
-		const bytes = await client.request<Buffer>({
-			...endpoints.downloadFile(transactionId, fileId),
-			binary: true,
-			itemIndex,
-			action: `downloading file ${fileId} of transaction ${transactionId}`,
-			hints: TRANSACTION_HINTS,
-		});
-		return await fileItem(this, field, bytes, fileName, { transactionId, fileId });
-	});
+	return await runPerItem(
+		this,
+		items,
+		async (itemIndex) => {
+			const transactionId = readTransactionId(this, itemIndex);
+			const fileId = requirePathParameter(
+				this,
+				itemIndex,
+				'File ID',
+				this.getNodeParameter('fileId', itemIndex),
+			);
+			const field = readOutputField(this, itemIndex);
+			const info = await transactions.get(transactionId, itemIndex);
+			const fileName = safeFileName(fileNameOf(info, fileId) ?? fileId);
+			const bytes = await client.request<Buffer>({
+				...endpoints.downloadFile(transactionId, fileId),
+				binary: true,
+				itemIndex,
+				action: `downloading file ${fileId} of transaction ${transactionId}`,
+				hints: TRANSACTION_HINTS,
+			});
+			return await fileItem(this, field, bytes, fileName, { transactionId, fileId });
+		},
+		concurrency,
+	);
 }

@@ -8,9 +8,16 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPreparedPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from './shared';
+import { readConcurrency, readOptions } from '../common';
+import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
+	readTransactionId,
+	TRANSACTION_HINTS,
+	transactionIdProperty,
+} from './shared';
 
-const properties: INodeProperties[] = [transactionIdProperty];
+const properties: INodeProperties[] = [transactionIdProperty, concurrencyOnlyOptions()];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['transaction'], operation: ['generateMobileInputLink'] } },
@@ -22,6 +29,8 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	// Each call issues a new link: every item is checked before the first one is asked for.
 	return await runPreparedPerItem(
 		this,
 		items,
@@ -38,5 +47,7 @@ export async function execute(
 			});
 			return { json: { transactionId, mobileInputLink: response?.mobileInputLink ?? null } };
 		},
+		concurrency,
+		(output) => `a mobile input link for transaction ${String(output.json.transactionId)}`,
 	);
 }

@@ -3,10 +3,16 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { readTransactionId, transactionIdProperty } from './shared';
+import { readConcurrency, readOptions } from '../common';
+import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
+	readTransactionId,
+	transactionIdProperty,
+} from './shared';
 import { Transactions } from './transactions';
 
-const properties: INodeProperties[] = [transactionIdProperty];
+const properties: INodeProperties[] = [transactionIdProperty, concurrencyOnlyOptions()];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['transaction'], operation: ['get'] } },
@@ -18,9 +24,15 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
 	const transactions = new Transactions(this, client);
-	return await runPerItem(this, items, async (itemIndex) => {
-		const info = await transactions.get(readTransactionId(this, itemIndex), itemIndex);
-		return { json: { transactionId: info.id, ...info } };
-	});
+	return await runPerItem(
+		this,
+		items,
+		async (itemIndex) => {
+			const info = await transactions.get(readTransactionId(this, itemIndex), itemIndex);
+			return { json: { transactionId: info.id, ...info } };
+		},
+		concurrency,
+	);
 }

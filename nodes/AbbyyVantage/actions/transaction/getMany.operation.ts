@@ -6,34 +6,50 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { toUtcDateTime } from '../../helpers/dates';
-import { invalid } from '../../helpers/errors';
+import { INT32_MAX } from '../../constants';
+import { checkDateOrder, optionalUtcDateTime } from '../../helpers/dates';
 import { runPerItem } from '../../helpers/items';
 import { readKeyValues } from '../../helpers/keyValues';
-import { requireOption } from '../../helpers/validation';
+import { optionalText, requireInteger, requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { readOptions, readReturnLimit, returnAllProperties, sortedOptions } from '../common';
 import { listTransactions, type ListFilters } from './lists';
 import { readSkillFilter, skillFilterProperty } from '../skill/shared';
-import { keyValuesOption } from './shared';
+import { choiceOptions, choiceValues, keyValuesOption } from './shared';
+
+const LISTS = [
+	{
+		name: 'Active',
+		value: 'active',
+		description: 'Transactions still being processed or reviewed',
+	},
+	{
+		name: 'Completed',
+		value: 'completed',
+		description: 'Processed, failed or cancelled transactions',
+	},
+] as const;
+
+/** StageType of GetActiveTransactions. */
+const STAGES = [
+	{ name: 'Automatic', value: 'Automatic' },
+	{ name: 'Custom Activity', value: 'CustomActivity' },
+	{ name: 'Manual Review', value: 'ManualReview' },
+] as const;
+
+/** CompletedTransactionStatus of GetCompletedTransactions (spelt "Cancelled" there). */
+const COMPLETED_STATUSES = [
+	{ name: 'Cancelled', value: 'Cancelled' },
+	{ name: 'Failed', value: 'Failed' },
+	{ name: 'Processed', value: 'Processed' },
+] as const;
 
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Transactions',
 		name: 'list',
 		type: 'options',
-		options: [
-			{
-				name: 'Active',
-				value: 'active',
-				description: 'Transactions still being processed or reviewed',
-			},
-			{
-				name: 'Completed',
-				value: 'completed',
-				description: 'Processed, failed or cancelled transactions',
-			},
-		],
+		options: choiceOptions(LISTS),
 		default: 'completed',
 	},
 	...returnAllProperties(),
@@ -58,16 +74,29 @@ const properties: INodeProperties[] = [
 			},
 			skillFilterProperty('skillId', 'Only transactions of this skill'),
 			{
+				displayName: 'Skill Version',
+				name: 'skillVersion',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				default: 1,
+				description: 'Only transactions processed by this version of the skill',
+			},
+			{
 				displayName: 'Stage',
 				name: 'stageType',
 				type: 'options',
-				options: [
-					{ name: 'Automatic', value: 'Automatic' },
-					{ name: 'Custom Activity', value: 'CustomActivity' },
-					{ name: 'Manual Review', value: 'ManualReview' },
-				],
+				options: choiceOptions(STAGES),
 				default: 'ManualReview',
 				description: 'Only active transactions at this stage',
+				displayOptions: { show: { '/list': ['active'] } },
+			},
+			{
+				displayName: 'Stage Name',
+				name: 'stageName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Review',
+				description: 'Only active transactions at the stage of this name, as the skill names it',
 				displayOptions: { show: { '/list': ['active'] } },
 			},
 			{
@@ -81,11 +110,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Status',
 				name: 'transactionStatus',
 				type: 'options',
-				options: [
-					{ name: 'Cancelled', value: 'Cancelled' },
-					{ name: 'Failed', value: 'Failed' },
-					{ name: 'Processed', value: 'Processed' },
-				],
+				options: choiceOptions(COMPLETED_STATUSES),
 				default: 'Processed',
 				description: 'Only completed transactions with this status',
 				displayOptions: { show: { '/list': ['completed'] } },
@@ -107,17 +132,17 @@ export const description = updateDisplayOptions(
 function readFilters(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	list: 'active' | 'completed',
+	list: (typeof LISTS)[number]['value'],
 	f: IDataObject,
 ): ListFilters {
-	const date = (name: string, label: string) =>
-		f[name] === undefined || f[name] === '' || f[name] === null
-			? undefined
-			: toUtcDateTime(ctx, itemIndex, label, f[name]);
 	const filters: ListFilters = {
 		skillId: readSkillFilter(ctx, itemIndex, f.skillId),
-		startDate: date('startDate', 'Start Date'),
-		endDate: date('endDate', 'End Date'),
+		skillVersion:
+			f.skillVersion === undefined || f.skillVersion === '' || f.skillVersion === null
+				? undefined
+				: requireInteger(ctx, itemIndex, 'Skill Version', f.skillVersion, 1, INT32_MAX),
+		startDate: optionalUtcDateTime(ctx, itemIndex, 'Start Date', f.startDate),
+		endDate: optionalUtcDateTime(ctx, itemIndex, 'End Date', f.endDate),
 		transactionParameters: readKeyValues(
 			ctx,
 			itemIndex,
@@ -126,31 +151,27 @@ function readFilters(
 		),
 		documentParameters: readKeyValues(ctx, itemIndex, 'Document Parameters', f.documentParameters),
 	};
-	if (
-		filters.startDate &&
-		filters.endDate &&
-		Date.parse(filters.endDate) <= Date.parse(filters.startDate)
-	) {
-		throw invalid(
+	// GetActiveTransactions / GetCompletedTransactions: "EndDate must be greater than start date".
+	checkDateOrder(
+		ctx,
+		itemIndex,
+		{ displayName: 'Start Date', value: filters.startDate },
+		{ displayName: 'End Date', value: filters.endDate },
+	);
+	if (list === 'completed' && f.transactionStatus !== undefined) {
+		filters.transactionStatus = requireOption(
 			ctx,
 			itemIndex,
-			`End Date (${filters.endDate}) must be after Start Date (${filters.startDate})`,
+			'Status',
+			f.transactionStatus,
+			choiceValues(COMPLETED_STATUSES),
 		);
 	}
-	if (list === 'completed' && f.transactionStatus !== undefined) {
-		filters.transactionStatus = requireOption(ctx, itemIndex, 'Status', f.transactionStatus, [
-			'Processed',
-			'Failed',
-			'Cancelled',
-		] as const);
-	}
 	if (list === 'active' && f.stageType !== undefined) {
-		filters.stageType = requireOption(ctx, itemIndex, 'Stage', f.stageType, [
-			'ManualReview',
-			'CustomActivity',
-			'Automatic',
-		] as const);
+		filters.stageType = requireOption(ctx, itemIndex, 'Stage', f.stageType, choiceValues(STAGES));
 	}
+	if (list === 'active')
+		filters.stageName = optionalText(ctx, itemIndex, 'Stage Name', f.stageName);
 	return filters;
 }
 
@@ -165,7 +186,7 @@ export async function execute(
 			itemIndex,
 			'Transactions',
 			this.getNodeParameter('list', itemIndex),
-			['active', 'completed'] as const,
+			choiceValues(LISTS),
 		);
 		const filters = readFilters(this, itemIndex, list, readOptions(this, itemIndex, 'filters'));
 		const limit = readReturnLimit(this, itemIndex);

@@ -7,7 +7,7 @@ import type { VantageClient } from '../../transport';
 import { concurrencyOption, readConcurrency, readOptions, sortedOptions } from '../common';
 import { readResults, readResultOptions, resultOptions } from './results';
 import { readTransactionId, transactionIdProperty } from './shared';
-import { Transactions } from './transactions';
+import { FAILED_STATUSES, Transactions } from './transactions';
 
 const CONCURRENCY = { max: 32, what: 'transactions' };
 
@@ -42,9 +42,7 @@ export async function execute(
 			const options = readResultOptions(this, itemIndex, readOptions(this, itemIndex));
 			const transactionId = readTransactionId(this, itemIndex);
 			const info = await transactions.get(transactionId, itemIndex);
-			if (info.status === 'Failed' || info.status === 'Canceled') {
-				throw transactions.failure(info, itemIndex);
-			}
+			if (FAILED_STATUSES.includes(info.status)) throw transactions.failure(info, itemIndex);
 			if (info.status !== 'Processed') {
 				throw operationError(
 					this.getNode(),

@@ -10,12 +10,15 @@ export type TransactionList = 'active' | 'completed';
 
 export interface ListFilters {
 	skillId?: string;
+	skillVersion?: number;
 	startDate?: string;
 	endDate?: string;
 	/** Completed list: Processed, Cancelled or Failed (the filter spells it "Cancelled"). */
 	transactionStatus?: string;
 	/** Active list: ManualReview, CustomActivity or Automatic. */
 	stageType?: string;
+	/** Active list: the stage's name in the skill. */
+	stageName?: string;
 	transactionParameters?: KeyValue[];
 	documentParameters?: KeyValue[];
 }
@@ -24,10 +27,12 @@ export interface ListFilters {
 export function listQuery(filters: ListFilters, offset: number, limit: number): IDataObject {
 	const qs: IDataObject = { Offset: offset, Limit: limit };
 	if (filters.skillId) qs.SkillId = filters.skillId;
+	if (filters.skillVersion !== undefined) qs.SkillVersion = filters.skillVersion;
 	if (filters.startDate) qs.StartDate = filters.startDate;
 	if (filters.endDate) qs.EndDate = filters.endDate;
 	if (filters.transactionStatus) qs.TransactionStatus = filters.transactionStatus;
 	if (filters.stageType) qs.StageType = filters.stageType;
+	if (filters.stageName) qs.StageName = filters.stageName;
 	for (const [name, list] of [
 		['TransactionParameters', filters.transactionParameters],
 		['DocumentParameters', filters.documentParameters],

@@ -8,7 +8,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type Endpoint, type VantageClient } from '../../transport';
-import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from './shared';
+import { readConcurrency, readOptions } from '../common';
+import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
+	readTransactionId,
+	TRANSACTION_HINTS,
+	transactionIdProperty,
+} from './shared';
 
 /**
  * Get Registration Parameters and Get Skill Parameters: one operation shape for both lists of
@@ -19,7 +26,7 @@ export function parametersOperation(
 	endpoint: (transactionId: string) => Endpoint,
 	what: string,
 ) {
-	const properties: INodeProperties[] = [transactionIdProperty];
+	const properties: INodeProperties[] = [transactionIdProperty, concurrencyOnlyOptions()];
 	return {
 		description: updateDisplayOptions(
 			{ show: { resource: ['transaction'], operation: [operation] } },
@@ -30,19 +37,27 @@ export function parametersOperation(
 			items: INodeExecutionData[],
 			client: VantageClient,
 		): Promise<INodeExecutionData[]> {
-			return await runPerItem(this, items, async (itemIndex) => {
-				const transactionId = readTransactionId(this, itemIndex);
-				const list = await client.request<IDataObject[] | undefined>({
-					...endpoint(transactionId),
-					itemIndex,
-					action: `reading the ${what} of transaction ${transactionId}`,
-					hints: TRANSACTION_HINTS,
-				});
-				const parameters = Array.isArray(list) ? list : [];
-				const values: IDataObject = {};
-				for (const p of parameters) if (typeof p.key === 'string') values[p.key] = p.value ?? null;
-				return { json: { transactionId, parameters, values } };
-			});
+			const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+			return await runPerItem(
+				this,
+				items,
+				async (itemIndex) => {
+					const transactionId = readTransactionId(this, itemIndex);
+					const list = await client.request<IDataObject[] | undefined>({
+						...endpoint(transactionId),
+						itemIndex,
+						action: `reading the ${what} of transaction ${transactionId}`,
+						hints: TRANSACTION_HINTS,
+					});
+					const parameters = Array.isArray(list) ? list : [];
+					const values: IDataObject = {};
+					for (const p of parameters) {
+						if (typeof p.key === 'string') values[p.key] = p.value ?? null;
+					}
+					return { json: { transactionId, parameters, values } };
+				},
+				concurrency,
+			);
 		},
 	};
 }

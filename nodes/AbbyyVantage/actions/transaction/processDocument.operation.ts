@@ -10,10 +10,11 @@ import {
 	assignUniqueNames,
 	checkUploadLimits,
 	readInputFiles,
+	storedKey,
 	type InputFile,
 } from '../../helpers/binaryInput';
 import { asNodeError, errorItem } from '../../helpers/errors';
-import { runPreparedPerItem, type ItemOutput } from '../../helpers/items';
+import { runPreparedPerItem, type CreatedBy, type ItemOutput } from '../../helpers/items';
 import type { PollSettings } from '../../helpers/polling';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
@@ -28,6 +29,8 @@ import {
 import { readSkillId, skillProperty } from '../skill/shared';
 import { readResults, readResultOptions, resultOptions, type ResultOptions } from './results';
 import {
+	choiceOptions,
+	choiceValues,
 	imageProcessingOptions,
 	inputFilesProperties,
 	onManualReviewOption,
@@ -41,11 +44,35 @@ import {
 	type OnManualReview,
 	type TransactionParameters,
 } from './shared';
-import { Transactions, type FileOptions } from './transactions';
+import { Transactions } from './transactions';
 
 const CONCURRENCY = { max: 32, what: 'transactions' };
 /** The vendor suggests launch for one small file, separate calls for large or multi-file jobs. */
 const LAUNCH_MAX_BYTES = 30 * 1024 * 1024;
+
+const TRANSACTION_MODES = [
+	{
+		name: 'One per Input Item',
+		value: 'perItem',
+		description: 'Each input item’s files are processed in a transaction of their own',
+	},
+	{
+		name: 'One for All Items',
+		value: 'combined',
+		description:
+			'The files of all input items go into one transaction. Only Process skills take several documents.',
+	},
+] as const;
+
+const UPLOAD_METHODS = [
+	{
+		name: 'Automatic',
+		value: 'auto',
+		description: 'One call for a single file under 30 MB, separate calls otherwise',
+	},
+	{ name: 'One Call (Launch)', value: 'launch' },
+	{ name: 'Separate Calls (Create, Add Files, Start)', value: 'separate' },
+] as const;
 
 const properties: INodeProperties[] = [
 	skillProperty,
@@ -54,19 +81,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Transactions',
 		name: 'transactionMode',
 		type: 'options',
-		options: [
-			{
-				name: 'One per Input Item',
-				value: 'perItem',
-				description: 'Each input item’s files are processed in a transaction of their own',
-			},
-			{
-				name: 'One for All Items',
-				value: 'combined',
-				description:
-					'The files of all input items go into one transaction. Only Process skills take several documents.',
-			},
-		],
+		options: choiceOptions(TRANSACTION_MODES),
 		default: 'perItem',
 	},
 	{
@@ -87,15 +102,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Upload Method',
 				name: 'uploadMethod',
 				type: 'options',
-				options: [
-					{
-						name: 'Automatic',
-						value: 'auto',
-						description: 'One call for a single file under 30 MB, separate calls otherwise',
-					},
-					{ name: 'One Call (Launch)', value: 'launch' },
-					{ name: 'Separate Calls (Create, Add Files, Start)', value: 'separate' },
-				],
+				options: choiceOptions(UPLOAD_METHODS),
 				default: 'auto',
 			},
 		]),
@@ -112,9 +119,8 @@ interface Plan {
 	itemIndexes: number[];
 	skillId: string;
 	parameters: TransactionParameters;
-	fileOptions: FileOptions;
 	files: InputFile[];
-	uploadMethod: 'auto' | 'launch' | 'separate';
+	uploadMethod: (typeof UPLOAD_METHODS)[number]['value'];
 	poll: PollSettings;
 	onManualReview: OnManualReview;
 	results: ResultOptions;
@@ -127,16 +133,69 @@ function readPlan(ctx: IExecuteFunctions, itemIndex: number, itemIndexes: number
 		itemIndexes,
 		skillId: readSkillId(ctx, itemIndex),
 		parameters: readTransactionParameters(ctx, itemIndex, options),
-		fileOptions: { imageProcessingOptions: readImageProcessing(ctx, itemIndex, options) },
 		files: [],
-		uploadMethod: requireOption(ctx, itemIndex, 'Upload Method', options.uploadMethod ?? 'auto', [
-			'auto',
-			'launch',
-			'separate',
-		] as const),
+		uploadMethod: requireOption(
+			ctx,
+			itemIndex,
+			'Upload Method',
+			options.uploadMethod ?? 'auto',
+			choiceValues(UPLOAD_METHODS),
+		),
 		poll: readPollSettings(ctx, itemIndex, options, TRANSACTION_POLL),
 		onManualReview: readOnManualReview(ctx, itemIndex, options),
 		results: readResultOptions(ctx, itemIndex, options),
+	};
+}
+
+/**
+ * The files of item `itemIndex`, checked, each with the item's own Auto Crop / Auto Orientation
+ * (in One for All Items mode too: the image options travel per file).
+ */
+async function readItemFiles(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	itemIndex: number,
+): Promise<InputFile[]> {
+	const imageProcessingOptions = readImageProcessing(ctx, itemIndex, readOptions(ctx, itemIndex));
+	const files = await readInputFiles(
+		ctx,
+		items[itemIndex],
+		itemIndex,
+		readFileSelection(ctx, itemIndex),
+	);
+	if (imageProcessingOptions) {
+		for (const file of files) file.imageProcessingOptions = imageProcessingOptions;
+	}
+	return files;
+}
+
+/**
+ * The input items a document of a One for All Items transaction came from: those whose files
+ * are its source files (Vantage stores names with some characters replaced; see `storedKey`).
+ * All the transaction's items when that cannot be told.
+ */
+function documentPairing(plan: Plan, output: ItemOutput): number[] {
+	const itemOf = new Map(plan.files.map((file) => [storedKey(file.name), file.itemIndex]));
+	const names = Array.isArray(output.json.sourceFiles)
+		? (output.json.sourceFiles as unknown[])
+		: [];
+	const found = new Set<number>();
+	for (const name of names) {
+		const item = typeof name === 'string' ? itemOf.get(storedKey(name)) : undefined;
+		if (item === undefined) return plan.itemIndexes;
+		found.add(item);
+	}
+	return found.size ? plan.itemIndexes.filter((item) => found.has(item)) : plan.itemIndexes;
+}
+
+/** What a finished item had created, for the error of a run that stops: each transaction once. */
+function createdTransactions(): CreatedBy {
+	const named = new Set<unknown>();
+	return (output) => {
+		const id = output.json.transactionId;
+		if (typeof id !== 'string' || named.has(id)) return undefined;
+		named.add(id);
+		return `transaction ${id}`;
 	};
 }
 
@@ -155,20 +214,14 @@ async function process(
 		(plan.uploadMethod === 'auto' && plan.files.length === 1 && total < LAUNCH_MAX_BYTES);
 	let transactionId: string;
 	if (launch) {
-		transactionId = await transactions.launch(
-			plan.skillId,
-			plan.parameters,
-			plan.files,
-			plan.fileOptions,
-			itemIndex,
-		);
+		transactionId = await transactions.launch(plan.skillId, plan.parameters, plan.files, itemIndex);
 	} else {
 		transactionId = (await transactions.create(plan.skillId, plan.parameters, itemIndex))
 			.transactionId;
 	}
 	try {
 		if (!launch) {
-			await transactions.addFiles(transactionId, plan.files, plan.fileOptions, itemIndex);
+			await transactions.addFiles(transactionId, plan.files, itemIndex);
 			await transactions.start(transactionId, itemIndex);
 		}
 		const upload: IDataObject = {
@@ -219,7 +272,7 @@ export async function execute(
 		0,
 		'Transactions',
 		this.getNodeParameter('transactionMode', 0, 'perItem'),
-		['perItem', 'combined'] as const,
+		choiceValues(TRANSACTION_MODES),
 	);
 	if (mode === 'perItem') {
 		return await runPreparedPerItem(
@@ -227,33 +280,24 @@ export async function execute(
 			items,
 			async (itemIndex) => {
 				const plan = readPlan(this, itemIndex, [itemIndex]);
-				plan.files = await readInputFiles(
-					this,
-					items[itemIndex],
-					itemIndex,
-					readFileSelection(this, itemIndex),
-				);
+				plan.files = await readItemFiles(this, items, itemIndex);
 				checkUploadLimits(this, itemIndex, plan.files);
 				return plan;
 			},
 			async (plan) => await process(this, client, plan),
 			concurrency,
+			createdTransactions(),
 		);
 	}
 
-	// One transaction for all items: settings from the first item, files from every item.
+	// One transaction for all items: settings from the first item, files (with their image
+	// options) from every item; each document is paired with the items its files came from.
 	const continueOnFail = this.continueOnFail();
 	const out: INodeExecutionData[] = [];
 	const plan = readPlan(this, 0, []);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const files = await readInputFiles(
-				this,
-				items[itemIndex],
-				itemIndex,
-				readFileSelection(this, itemIndex),
-			);
-			plan.files.push(...files);
+			plan.files.push(...(await readItemFiles(this, items, itemIndex)));
 			plan.itemIndexes.push(itemIndex);
 		} catch (error) {
 			const nodeError = asNodeError(this, error, itemIndex);
@@ -263,10 +307,15 @@ export async function execute(
 	}
 	if (!plan.itemIndexes.length) return out;
 	const first = plan.itemIndexes[0];
-	const pairedItem = plan.itemIndexes.map((item) => ({ item }));
 	try {
 		checkUploadLimits(this, first, plan.files);
-		for (const output of await process(this, client, plan)) out.push({ ...output, pairedItem });
+		for (const output of await process(this, client, plan)) {
+			const paired = documentPairing(plan, output);
+			out.push({
+				...output,
+				pairedItem: paired.length === 1 ? { item: paired[0] } : paired.map((item) => ({ item })),
+			});
+		}
 	} catch (error) {
 		const nodeError = asNodeError(this, error, first);
 		if (!continueOnFail) throw nodeError;

@@ -13,7 +13,7 @@ import { safeFileName } from '../../helpers/fileNames';
 import { optionalText, requireOption } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import type { TransactionInfo, Transactions } from './transactions';
-import { TRANSACTION_HINTS } from './shared';
+import { choiceOptions, choiceValues, TRANSACTION_HINTS } from './shared';
 
 /** ResultFileType of the OpenAPI document, with the MIME type each is downloaded as. */
 const RESULT_TYPES: Record<string, string> = {
@@ -43,6 +43,13 @@ export interface ResultOptions {
 	deleteAfterReading: boolean;
 }
 
+const DOWNLOAD_CHOICES = [
+	{ name: 'All', value: 'all', description: 'Every result file the skill exports' },
+	{ name: 'Chosen Types', value: 'selected', description: 'The types chosen below' },
+	{ name: 'JSON Only', value: 'json', description: 'The full result JSON' },
+	{ name: 'None', value: 'none', description: 'Only the extracted fields as JSON' },
+] as const;
+
 /** The result options of Process Document and Get Results, for an options collection. */
 export const resultOptions: INodeProperties[] = [
 	{
@@ -57,12 +64,7 @@ export const resultOptions: INodeProperties[] = [
 		displayName: 'Download Result Files',
 		name: 'downloadResultFiles',
 		type: 'options',
-		options: [
-			{ name: 'All', value: 'all', description: 'Every result file the skill exports' },
-			{ name: 'Chosen Types', value: 'selected', description: 'The types chosen below' },
-			{ name: 'JSON Only', value: 'json', description: 'The full result JSON' },
-			{ name: 'None', value: 'none', description: 'Only the extracted fields as JSON' },
-		],
+		options: choiceOptions(DOWNLOAD_CHOICES),
 		default: 'none',
 		description:
 			'Result files to attach as binary fields named after their type, e.g. "pdf" or "xlsx"',
@@ -106,7 +108,7 @@ export function readResultOptions(
 		itemIndex,
 		'Download Result Files',
 		options.downloadResultFiles ?? 'none',
-		['none', 'json', 'all', 'selected'] as const,
+		choiceValues(DOWNLOAD_CHOICES),
 	);
 	const chosen = Array.isArray(options.resultFileTypes)
 		? (options.resultFileTypes as unknown[])
@@ -149,16 +151,48 @@ function binaryKey(type: string, taken: IBinaryKeyData): string {
 	return key;
 }
 
-/**
- * One output item per document of a Processed transaction (or per table row with Split Table
- * Into Items): its fields as plain JSON, classification, business-rule errors and, on request,
- * its result files as binary fields.
- */
 /** What shaping results needs from n8n: the node, and storing binary data. */
 export type ResultsContext = NodeContext & {
 	helpers: Pick<IExecuteFunctions['helpers'], 'prepareBinaryData'>;
 };
 
+/**
+ * The source files of each document (by lower-case document id), from GetTransactionDocuments
+ * ("Returns the documents that belong to the transaction, including the files attached to each
+ * document … before or after processing", OpenAPI document). Asked only when it can differ per
+ * document: several documents made from several files. Undefined when not asked.
+ */
+async function documentSources(
+	client: VantageClient,
+	info: TransactionInfo,
+	documents: IDataObject[],
+	itemIndex: number | undefined,
+): Promise<Map<string, string[]> | undefined> {
+	if (documents.length < 2 || (info.sourceFiles ?? []).length < 2) return undefined;
+	const listed = await client.request<IDataObject[] | undefined>({
+		...endpoints.getTransactionDocuments(info.id),
+		itemIndex,
+		action: `reading which files each document of transaction ${info.id} came from`,
+		hints: TRANSACTION_HINTS,
+	});
+	const sources = new Map<string, string[]>();
+	for (const entry of Array.isArray(listed) ? listed : []) {
+		const names = (Array.isArray(entry?.sourceFiles) ? entry.sourceFiles : [])
+			.map((file) => (file as { name?: unknown } | null)?.name)
+			.filter((name): name is string => typeof name === 'string' && name !== '');
+		if (typeof entry?.documentId === 'string' && names.length) {
+			sources.set(entry.documentId.toLowerCase(), names);
+		}
+	}
+	return sources;
+}
+
+/**
+ * One output item per document of a Processed transaction (or per table row with Split Table
+ * Into Items): its fields as plain JSON, classification, business-rule errors, the source files
+ * it came from (the transaction's when Vantage does not say) and, on request, its result files
+ * as binary fields.
+ */
 export async function documentItems(
 	ctx: ResultsContext,
 	client: VantageClient,
@@ -178,6 +212,7 @@ export async function documentItems(
 		});
 	const documents = Array.isArray(info.documents) ? info.documents : [];
 	const sourceFiles = (info.sourceFiles ?? []).map((f) => f.name);
+	const sources = await documentSources(client, info, documents, itemIndex);
 	const outputs: ItemOutput[] = [];
 	// A Processed transaction without documents still gets an item: nothing disappears silently.
 	for (const [position, document] of (documents.length ? documents : [{}]).entries()) {
@@ -216,7 +251,7 @@ export async function documentItems(
 			businessRulesErrors: Array.isArray(document.businessRulesErrors)
 				? document.businessRulesErrors
 				: [],
-			sourceFiles,
+			sourceFiles: (documentId && sources?.get(documentId.toLowerCase())) || sourceFiles,
 			resultFiles: files.map(({ fileId, fileName, type }) => ({ fileId, fileName, type })),
 			...(info.manualReviewLink ? { manualReviewLink: info.manualReviewLink } : {}),
 			...extra,

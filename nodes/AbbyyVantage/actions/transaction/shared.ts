@@ -1,9 +1,48 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { parseSelection, type FileSelection } from '../../helpers/binaryInput';
 import { readKeyValues, type KeyValue } from '../../helpers/keyValues';
 import { requireOption, requirePathParameter, requireText } from '../../helpers/validation';
-import type { PollDefaults } from '../common';
+import { concurrencyOption, type ConcurrencyLimits, type PollDefaults } from '../common';
+
+// ------------------------------------------------------------------ option lists
+
+/** An options parameter's choices, written once `as const`: the parameter shows them, checks read them. */
+type Choices = ReadonlyArray<Readonly<INodePropertyOptions> & { value: string }>;
+
+/** The values of `choices`, for `requireOption`. */
+export function choiceValues<const C extends Choices>(choices: C): Array<C[number]['value']> {
+	return choices.map((choice) => choice.value);
+}
+
+/** `choices` as a parameter's `options` (n8n's type is mutable). */
+export function choiceOptions(choices: Choices): INodePropertyOptions[] {
+	return choices.map((choice) => ({ ...choice }));
+}
+
+// ------------------------------------------------------------------ concurrency
+
+/** Per-item operations: one or two requests per input item. */
+export const ITEM_CONCURRENCY: ConcurrencyLimits = { max: 32, what: 'items' };
+
+/** An Options collection holding only Concurrency, for per-item operations without other options. */
+export function concurrencyOnlyOptions(
+	limits: ConcurrencyLimits = ITEM_CONCURRENCY,
+): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [concurrencyOption(limits)],
+	};
+}
 
 /** Advice for transaction requests, by status. */
 export const TRANSACTION_HINTS = {
@@ -40,24 +79,26 @@ export function readDocumentId(
 
 // ------------------------------------------------------------------ input files
 
+const INPUT_FILES = [
+	{
+		name: 'All Binary Fields',
+		value: 'all',
+		description: 'Every file the input item carries, e.g. all e-mail attachments',
+	},
+	{
+		name: 'Selected Binary Fields',
+		value: 'selected',
+		description: 'The binary fields named below',
+	},
+] as const;
+
 /** Which binary fields of each input item to upload. */
 export const inputFilesProperties: INodeProperties[] = [
 	{
 		displayName: 'Input Files',
 		name: 'inputFiles',
 		type: 'options',
-		options: [
-			{
-				name: 'All Binary Fields',
-				value: 'all',
-				description: 'Every file the input item carries, e.g. all e-mail attachments',
-			},
-			{
-				name: 'Selected Binary Fields',
-				value: 'selected',
-				description: 'The binary fields named below',
-			},
-		],
+		options: choiceOptions(INPUT_FILES),
 		default: 'selected',
 	},
 	{
@@ -78,7 +119,7 @@ export function readFileSelection(ctx: IExecuteFunctions, itemIndex: number): Fi
 		itemIndex,
 		'Input Files',
 		ctx.getNodeParameter('inputFiles', itemIndex, 'selected'),
-		['all', 'selected'] as const,
+		choiceValues(INPUT_FILES),
 	);
 	if (mode === 'all') return parseSelection(true, '');
 	const names = requireText(
@@ -92,13 +133,14 @@ export function readFileSelection(ctx: IExecuteFunctions, itemIndex: number): Fi
 
 // ------------------------------------------------------------------ image processing
 
-export const SWITCHER = ['Default', 'Yes', 'No'] as const;
-
-const switcherOptions = [
+/** PreprocessingOperationSwitcher of the OpenAPI document, in its order. */
+const SWITCHER_CHOICES = [
 	{ name: 'Default', value: 'Default', description: 'Use the skill’s setting' },
-	{ name: 'No', value: 'No' },
 	{ name: 'Yes', value: 'Yes' },
-];
+	{ name: 'No', value: 'No' },
+] as const;
+const SWITCHER = choiceValues(SWITCHER_CHOICES);
+const switcherOptions = choiceOptions(SWITCHER_CHOICES);
 
 /** Auto Crop and Auto Orientation, for an options collection. */
 export const imageProcessingOptions: INodeProperties[] = [
@@ -214,25 +256,27 @@ export const TRANSACTION_POLL: PollDefaults = {
 		'Give up waiting after this long; the transaction keeps processing and can be picked up with Wait For Transaction',
 };
 
-export type OnManualReview = 'wait' | 'output';
+const ON_MANUAL_REVIEW = [
+	{
+		name: 'Keep Waiting',
+		value: 'wait',
+		description: 'Wait until an operator has reviewed the transaction (within Timeout)',
+	},
+	{
+		name: 'Output the Link and Stop Waiting',
+		value: 'output',
+		description:
+			'Output the manual review link and the transaction ID; pick the transaction up later with Wait For Transaction',
+	},
+] as const;
+
+export type OnManualReview = (typeof ON_MANUAL_REVIEW)[number]['value'];
 
 export const onManualReviewOption: INodeProperties = {
 	displayName: 'On Manual Review',
 	name: 'onManualReview',
 	type: 'options',
-	options: [
-		{
-			name: 'Keep Waiting',
-			value: 'wait',
-			description: 'Wait until an operator has reviewed the transaction (within Timeout)',
-		},
-		{
-			name: 'Output the Link and Stop Waiting',
-			value: 'output',
-			description:
-				'Output the manual review link and the transaction ID; pick the transaction up later with Wait For Transaction',
-		},
-	],
+	options: choiceOptions(ON_MANUAL_REVIEW),
 	default: 'wait',
 	description: 'What to do when a transaction waits for an operator in Manual Review',
 };
@@ -242,8 +286,11 @@ export function readOnManualReview(
 	itemIndex: number,
 	options: IDataObject,
 ): OnManualReview {
-	return requireOption(ctx, itemIndex, 'On Manual Review', options.onManualReview ?? 'wait', [
-		'wait',
-		'output',
-	] as const);
+	return requireOption(
+		ctx,
+		itemIndex,
+		'On Manual Review',
+		options.onManualReview ?? 'wait',
+		choiceValues(ON_MANUAL_REVIEW),
+	);
 }

@@ -3,10 +3,16 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPreparedPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { readTransactionId, transactionIdProperty } from './shared';
+import { readConcurrency, readOptions } from '../common';
+import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
+	readTransactionId,
+	transactionIdProperty,
+} from './shared';
 import { Transactions } from './transactions';
 
-const properties: INodeProperties[] = [transactionIdProperty];
+const properties: INodeProperties[] = [transactionIdProperty, concurrencyOnlyOptions()];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['transaction'], operation: ['start'] } },
@@ -18,7 +24,9 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
 	const transactions = new Transactions(this, client);
+	// Every item is checked before the first transaction is started (see runPreparedPerItem).
 	return await runPreparedPerItem(
 		this,
 		items,
@@ -27,5 +35,7 @@ export async function execute(
 			await transactions.start(transactionId, itemIndex);
 			return { json: { transactionId, started: true } };
 		},
+		concurrency,
+		(output) => `started transaction ${String(output.json.transactionId)}`,
 	);
 }

@@ -4,6 +4,7 @@ import { apiError, operationError, withErrorOutput, type NodeContext } from '../
 import type { InputFile } from '../../helpers/binaryInput';
 import { buildMultipart } from '../../helpers/multipart';
 import { lastState, pollUntil, type PollSettings } from '../../helpers/polling';
+import { count } from '../../helpers/text';
 import { describeDuration } from '../../helpers/time';
 import { endpoints, isWaitHiccup, type VantageClient } from '../../transport';
 import { SKILL_HINTS } from '../skill/shared';
@@ -19,13 +20,10 @@ export interface TransactionInfo extends IDataObject {
 	sourceFiles?: Array<{ id: string; name: string }> | null;
 }
 
+/** Statuses of a transaction that ended without results (TransactionStatus). */
+export const FAILED_STATUSES: readonly string[] = ['Failed', 'Canceled'];
 /** Statuses after which a transaction changes no more (TransactionStatus). */
-export const FINAL_STATUSES = ['Processed', 'Failed', 'Canceled'];
-
-/** Upload metadata per file: order, image processing (TransactionFileMetadataDto). */
-export interface FileOptions {
-	imageProcessingOptions?: IDataObject;
-}
+export const FINAL_STATUSES: readonly string[] = ['Processed', ...FAILED_STATUSES];
 
 export interface WaitOutcome {
 	info: TransactionInfo;
@@ -77,10 +75,9 @@ export class Transactions {
 		skillId: string,
 		parameters: TransactionParameters,
 		files: InputFile[],
-		fileOptions: FileOptions,
 		itemIndex: number,
 	): Promise<string> {
-		const model: IDataObject = { files: files.map(() => fileMetadata(fileOptions)) };
+		const model: IDataObject = { files: files.map(fileMetadata) };
 		if (parameters.registrationParameters.length)
 			model.registrationParameters = parameters.registrationParameters;
 		if (parameters.skillParameters.length) model.skillParameters = parameters.skillParameters;
@@ -102,14 +99,13 @@ export class Transactions {
 	async addFiles(
 		transactionId: string,
 		files: InputFile[],
-		fileOptions: FileOptions,
 		itemIndex: number,
 		documentId?: string,
 	): Promise<void> {
 		// Documents take no image options of their own per file (TransactionDocumentFileMetadataDto).
 		const model = documentId
 			? { files: files.map(() => ({})) }
-			: { files: files.map(() => fileMetadata(fileOptions)) };
+			: { files: files.map(fileMetadata) };
 		await this.client.request({
 			...(documentId
 				? endpoints.addFilesToTransactionDocument(transactionId, documentId)
@@ -154,6 +150,17 @@ export class Transactions {
 			id: typeof body?.id === 'string' ? body.id : transactionId,
 			status: typeof body?.status === 'string' ? body.status : 'Unknown',
 		};
+	}
+
+	/**
+	 * The names of the files already in the transaction (TransactionDto `sourceFiles`: "Source
+	 * files that were uploaded to the transaction"), which new files must not repeat.
+	 */
+	async sourceFileNames(transactionId: string, itemIndex: number): Promise<string[]> {
+		const info = await this.get(transactionId, itemIndex);
+		return (Array.isArray(info.sourceFiles) ? info.sourceFiles : [])
+			.map((file) => file?.name)
+			.filter((name): name is string => typeof name === 'string');
 	}
 
 	/**
@@ -269,12 +276,11 @@ export class Transactions {
 	}
 }
 
-function fileMetadata(options: FileOptions): IDataObject {
-	return options.imageProcessingOptions
-		? { imageProcessingOptions: options.imageProcessingOptions }
-		: {};
+/** A file's TransactionFileMetadataDto: the image options of the item it came from. */
+function fileMetadata(file: InputFile): IDataObject {
+	return file.imageProcessingOptions ? { imageProcessingOptions: file.imageProcessingOptions } : {};
 }
 
-function describeFiles(files: InputFile[]): string {
-	return files.length === 1 ? `file "${files[0].name}"` : `${files.length} files`;
+export function describeFiles(files: Array<{ name: string }>): string {
+	return files.length === 1 ? `file "${files[0].name}"` : count(files.length, 'file');
 }

@@ -12,9 +12,11 @@ import { apiError } from '../../helpers/errors';
 import { runPreparedPerItem } from '../../helpers/items';
 import { requireInteger } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
-import { readOptions } from '../common';
+import { readConcurrency, readOptions } from '../common';
 import {
+	concurrencyOnlyOptions,
 	imageProcessingOptions,
+	ITEM_CONCURRENCY,
 	readImageProcessing,
 	readTransactionId,
 	TRANSACTION_HINTS,
@@ -41,6 +43,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	concurrencyOnlyOptions(),
 ];
 
 export const description = updateDisplayOptions(
@@ -53,6 +56,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
 	// Every item is checked before the first document is created (see runPreparedPerItem).
 	return await runPreparedPerItem(
 		this,
@@ -92,5 +96,8 @@ export async function execute(
 			}
 			return { json: { documentId, transactionId } };
 		},
+		concurrency,
+		(output) =>
+			`document ${String(output.json.documentId)} in transaction ${String(output.json.transactionId)}`,
 	);
 }

@@ -3,7 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
+import { readConcurrency, readOptions } from '../common';
 import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
 	readDocumentId,
 	readTransactionId,
 	TRANSACTION_HINTS,
@@ -11,7 +14,11 @@ import {
 } from '../transaction/shared';
 import { documentIdProperty } from './shared';
 
-const properties: INodeProperties[] = [transactionIdProperty, documentIdProperty];
+const properties: INodeProperties[] = [
+	transactionIdProperty,
+	documentIdProperty,
+	concurrencyOnlyOptions(),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['transactionDocument'], operation: ['delete'] } },
@@ -23,19 +30,25 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, items, async (itemIndex) => {
-		const transactionId = readTransactionId(this, itemIndex);
-		const documentId = readDocumentId(this, itemIndex);
-		await client.request({
-			...endpoints.deleteTransactionDocument(transactionId, documentId),
-			ignoreBody: true,
-			itemIndex,
-			action: `deleting document ${documentId} of transaction ${transactionId}`,
-			hints: {
-				...TRANSACTION_HINTS,
-				400: 'Documents can be deleted only before the transaction starts.',
-			},
-		});
-		return { json: { transactionId, documentId, deleted: true } };
-	});
+	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	return await runPerItem(
+		this,
+		items,
+		async (itemIndex) => {
+			const transactionId = readTransactionId(this, itemIndex);
+			const documentId = readDocumentId(this, itemIndex);
+			await client.request({
+				...endpoints.deleteTransactionDocument(transactionId, documentId),
+				ignoreBody: true,
+				itemIndex,
+				action: `deleting document ${documentId} of transaction ${transactionId}`,
+				hints: {
+					...TRANSACTION_HINTS,
+					400: 'Documents can be deleted only before the transaction starts.',
+				},
+			});
+			return { json: { transactionId, documentId, deleted: true } };
+		},
+		concurrency,
+	);
 }

@@ -10,8 +10,16 @@ import { safeFileName } from '../../helpers/fileNames';
 import { runPerItem } from '../../helpers/items';
 import { requirePathParameter } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
-import { fileItem, outputFieldProperty, readOutputField } from '../common';
 import {
+	fileItem,
+	outputFieldProperty,
+	readConcurrency,
+	readOptions,
+	readOutputField,
+} from '../common';
+import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
 	readDocumentId,
 	readTransactionId,
 	TRANSACTION_HINTS,
@@ -31,6 +39,7 @@ const properties: INodeProperties[] = [
 		description: 'ID of the source file, from the document’s sourceFiles (Get)',
 	},
 	outputFieldProperty(),
+	concurrencyOnlyOptions(),
 ];
 
 export const description = updateDisplayOptions(
@@ -43,33 +52,39 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, items, async (itemIndex) => {
-		const transactionId = readTransactionId(this, itemIndex);
-		const documentId = readDocumentId(this, itemIndex);
-		const fileId = requirePathParameter(
-			this,
-			itemIndex,
-			'File ID',
-			this.getNodeParameter('fileId', itemIndex),
-		);
-		const field = readOutputField(this, itemIndex);
-		const document = await client.request<IDataObject | undefined>({
-			...endpoints.getTransactionDocument(transactionId, documentId),
-			itemIndex,
-			action: `reading document ${documentId} of transaction ${transactionId}`,
-			hints: TRANSACTION_HINTS,
-		});
-		const sourceFiles = Array.isArray(document?.sourceFiles)
-			? (document.sourceFiles as Array<{ id?: string; name?: string }>)
-			: [];
-		const fileName = safeFileName(sourceFiles.find((f) => f.id === fileId)?.name ?? fileId);
-		const bytes = await client.request<Buffer>({
-			...endpoints.downloadTransactionDocumentSourceFile(transactionId, documentId, fileId),
-			binary: true,
-			itemIndex,
-			action: `downloading source file ${fileId} of document ${documentId}`,
-			hints: TRANSACTION_HINTS,
-		});
-		return await fileItem(this, field, bytes, fileName, { transactionId, documentId, fileId });
-	});
+	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	return await runPerItem(
+		this,
+		items,
+		async (itemIndex) => {
+			const transactionId = readTransactionId(this, itemIndex);
+			const documentId = readDocumentId(this, itemIndex);
+			const fileId = requirePathParameter(
+				this,
+				itemIndex,
+				'File ID',
+				this.getNodeParameter('fileId', itemIndex),
+			);
+			const field = readOutputField(this, itemIndex);
+			const document = await client.request<IDataObject | undefined>({
+				...endpoints.getTransactionDocument(transactionId, documentId),
+				itemIndex,
+				action: `reading document ${documentId} of transaction ${transactionId}`,
+				hints: TRANSACTION_HINTS,
+			});
+			const sourceFiles = Array.isArray(document?.sourceFiles)
+				? (document.sourceFiles as Array<{ id?: string; name?: string }>)
+				: [];
+			const fileName = safeFileName(sourceFiles.find((f) => f.id === fileId)?.name ?? fileId);
+			const bytes = await client.request<Buffer>({
+				...endpoints.downloadTransactionDocumentSourceFile(transactionId, documentId, fileId),
+				binary: true,
+				itemIndex,
+				action: `downloading source file ${fileId} of document ${documentId}`,
+				hints: TRANSACTION_HINTS,
+			});
+			return await fileItem(this, field, bytes, fileName, { transactionId, documentId, fileId });
+		},
+		concurrency,
+	);
 }

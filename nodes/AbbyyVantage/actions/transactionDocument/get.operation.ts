@@ -8,7 +8,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
+import { readConcurrency, readOptions } from '../common';
 import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
 	readDocumentId,
 	readTransactionId,
 	TRANSACTION_HINTS,
@@ -16,7 +19,11 @@ import {
 } from '../transaction/shared';
 import { documentIdProperty } from './shared';
 
-const properties: INodeProperties[] = [transactionIdProperty, documentIdProperty];
+const properties: INodeProperties[] = [
+	transactionIdProperty,
+	documentIdProperty,
+	concurrencyOnlyOptions(),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['transactionDocument'], operation: ['get'] } },
@@ -28,15 +35,21 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, items, async (itemIndex) => {
-		const transactionId = readTransactionId(this, itemIndex);
-		const documentId = readDocumentId(this, itemIndex);
-		const document = await client.request<IDataObject | undefined>({
-			...endpoints.getTransactionDocument(transactionId, documentId),
-			itemIndex,
-			action: `reading document ${documentId} of transaction ${transactionId}`,
-			hints: TRANSACTION_HINTS,
-		});
-		return { json: { transactionId, documentId, ...(document ?? {}) } };
-	});
+	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	return await runPerItem(
+		this,
+		items,
+		async (itemIndex) => {
+			const transactionId = readTransactionId(this, itemIndex);
+			const documentId = readDocumentId(this, itemIndex);
+			const document = await client.request<IDataObject | undefined>({
+				...endpoints.getTransactionDocument(transactionId, documentId),
+				itemIndex,
+				action: `reading document ${documentId} of transaction ${transactionId}`,
+				hints: TRANSACTION_HINTS,
+			});
+			return { json: { transactionId, documentId, ...(document ?? {}) } };
+		},
+		concurrency,
+	);
 }

@@ -8,10 +8,26 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { readReturnLimit, returnAllProperties, upToLimit } from '../common';
-import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from '../transaction/shared';
+import {
+	readConcurrency,
+	readOptions,
+	readReturnLimit,
+	returnAllProperties,
+	upToLimit,
+} from '../common';
+import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
+	readTransactionId,
+	TRANSACTION_HINTS,
+	transactionIdProperty,
+} from '../transaction/shared';
 
-const properties: INodeProperties[] = [transactionIdProperty, ...returnAllProperties()];
+const properties: INodeProperties[] = [
+	transactionIdProperty,
+	...returnAllProperties(),
+	concurrencyOnlyOptions(),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['transactionDocument'], operation: ['getMany'] } },
@@ -23,17 +39,23 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, items, async (itemIndex) => {
-		const transactionId = readTransactionId(this, itemIndex);
-		const limit = readReturnLimit(this, itemIndex);
-		const documents = await client.request<IDataObject[] | undefined>({
-			...endpoints.getTransactionDocuments(transactionId),
-			itemIndex,
-			action: `listing the documents of transaction ${transactionId}`,
-			hints: TRANSACTION_HINTS,
-		});
-		return upToLimit(documents, limit).map((document) => ({
-			json: { transactionId, ...document },
-		}));
-	});
+	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	return await runPerItem(
+		this,
+		items,
+		async (itemIndex) => {
+			const transactionId = readTransactionId(this, itemIndex);
+			const limit = readReturnLimit(this, itemIndex);
+			const documents = await client.request<IDataObject[] | undefined>({
+				...endpoints.getTransactionDocuments(transactionId),
+				itemIndex,
+				action: `listing the documents of transaction ${transactionId}`,
+				hints: TRANSACTION_HINTS,
+			});
+			return upToLimit(documents, limit).map((document) => ({
+				json: { transactionId, ...document },
+			}));
+		},
+		concurrency,
+	);
 }

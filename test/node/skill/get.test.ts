@@ -1,32 +1,12 @@
-import { listSearch, runNode } from '../../harness/n8n';
+import { runNode } from '../../harness/n8n';
 import { useSimulator } from '../../helpers/fixture';
 import { nodeParams, rl } from '../../helpers/params';
 import { FIXTURE } from '../../simulator/simulator';
+import { concurrencyOf } from '../transaction/flow';
 
 const f = useSimulator();
 
-describe('Skill → Get Many, Get; the Skill picker', () => {
-	test('Get Many lists the published skills; Limit cuts the list', async () => {
-		const all = await runNode({
-			credentials: f.store,
-			parameters: nodeParams('skill', 'getMany', { returnAll: true }),
-		});
-		const ids = all.items.map((i) => i.json.id);
-		expect(ids).toEqual(
-			expect.arrayContaining([FIXTURE.documentSkillId, FIXTURE.processSkillId, 'Receipt']),
-		);
-		expect(all.items[0].json).toEqual({
-			id: expect.any(String),
-			name: expect.any(String),
-			type: expect.any(String),
-		});
-		const two = await runNode({
-			credentials: f.store,
-			parameters: nodeParams('skill', 'getMany', { limit: 2 }),
-		});
-		expect(two.items).toHaveLength(2);
-	});
-
+describe('Skill → Get', () => {
 	test('Get returns a Document skill with its field tree, by an ID that is not a UUID too', async () => {
 		const result = await runNode({
 			credentials: f.store,
@@ -53,13 +33,18 @@ describe('Skill → Get Many, Get; the Skill picker', () => {
 		expect((result.error as { description?: string }).description).toMatch(/Only published skills/);
 	});
 
-	test('the picker lists skills with their type and filters as the user types', async () => {
-		const found = (await listSearch(f.store, 'searchSkills', 'invoice')) as {
-			results: Array<{ name: string; value: string }>;
-		};
-		expect(found.results).toEqual([
-			{ name: 'Invoice (Document)', value: FIXTURE.documentSkillId },
-			{ name: 'Invoice Processing (Process)', value: FIXTURE.processSkillId },
-		]);
+	test('skills are read several at a time under Concurrency Auto, one at a time when pinned to 1', async () => {
+		const skills = [FIXTURE.documentSkillId, FIXTURE.processSkillId, FIXTURE.receiptSkillId];
+		const items = Array.from({ length: 12 }, (_, i) => ({ skill: skills[i % 3] }));
+		const { auto, pinned, runs } = await concurrencyOf(
+			f,
+			'GetSkillInfo',
+			(options) => nodeParams('skill', 'get', { skillId: rl('={{ $json.skill }}'), options }),
+			items,
+		);
+		expect(auto).toBeGreaterThan(1);
+		expect(pinned).toBe(1);
+		for (const run of runs)
+			expect(run.items.map((i) => i.json.id)).toEqual(items.map((i) => i.skill));
 	});
 });

@@ -2,11 +2,11 @@ import { runNode } from '../../harness/n8n';
 import { useSimulator } from '../../helpers/fixture';
 import { nodeParams } from '../../helpers/params';
 import { FIXTURE } from '../../simulator/simulator';
-import { createdTransaction } from './flow';
+import { concurrencyOf, createdTransaction } from './flow';
 
 const f = useSimulator();
 
-describe('Transaction → Get Registration Parameters, Get Skill Parameters, Generate Mobile Input Link', () => {
+describe('Transaction → Get Registration Parameters', () => {
 	test('parameters come back as the list and as a key → value object', async () => {
 		const transactionId = await createdTransaction(f, FIXTURE.documentSkillId, {
 			registrationParameters: { parameter: [{ key: 'Source', value: 'mail' }] },
@@ -21,23 +21,21 @@ describe('Transaction → Get Registration Parameters, Get Skill Parameters, Gen
 			parameters: [{ key: 'Source', value: 'mail' }],
 			values: { Source: 'mail' },
 		});
-		const skill = await runNode({
-			credentials: f.store,
-			parameters: nodeParams('transaction', 'getSkillParameters', { transactionId }),
-		});
-		expect(skill.items[0].json).toEqual({
-			transactionId,
-			parameters: [{ key: 'Strict', value: 'true', type: 'Bool' }],
-			values: { Strict: 'true' },
-		});
 	});
 
-	test('a mobile input link is generated for a new transaction', async () => {
-		const transactionId = await createdTransaction(f);
-		const result = await runNode({
-			credentials: f.store,
-			parameters: nodeParams('transaction', 'generateMobileInputLink', { transactionId }),
-		});
-		expect(result.items[0].json).toEqual({ transactionId, mobileInputLink: expect.any(String) });
+	test('items are read several at a time under Concurrency Auto, one at a time when pinned to 1', async () => {
+		const ids = Array.from({ length: 12 }, () => f.sim.createTransaction(FIXTURE.documentSkillId));
+		const { auto, pinned } = await concurrencyOf(
+			f,
+			'GetTransactionRegistrationParameters',
+			(options) =>
+				nodeParams('transaction', 'getRegistrationParameters', {
+					transactionId: '={{ $json.id }}',
+					options,
+				}),
+			ids.map((id) => ({ id })),
+		);
+		expect(auto).toBeGreaterThan(1);
+		expect(pinned).toBe(1);
 	});
 });
