@@ -4,20 +4,12 @@ import type {
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { searchSkills } from '../AbbyyVantage/methods/listSearch';
 import { VantageClient } from '../AbbyyVantage/transport';
-import type { EventDefinition } from './events/common';
-import { exportFinished } from './events/exportFinished';
-import { manualReview } from './events/manualReview';
-import { transactionCompleted } from './events/transactionCompleted';
-
-const EVENTS: Record<string, EventDefinition> = {
-	[exportFinished.value]: exportFinished,
-	[manualReview.value]: manualReview,
-	[transactionCompleted.value]: transactionCompleted,
-};
+import { oneAtATime } from './cursor';
+import { EVENTS, eventProperties, isEventName } from './events';
 
 /**
  * ABBYY Vantage has no webhooks: this trigger polls (n8n's Poll Times) and starts one execution
@@ -41,44 +33,24 @@ export class AbbyyVantageTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'abbyyVantageApi', required: true }],
-		properties: [
-			{
-				displayName: 'Event',
-				name: 'event',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Export Finished',
-						value: 'exportFinished',
-						description:
-							'An export request of transaction steps succeeded, failed or was cancelled',
-					},
-					{
-						name: 'Transaction Awaiting Manual Review',
-						value: 'manualReview',
-						description: 'A transaction entered Manual Review; the item carries its review link',
-					},
-					{
-						name: 'Transaction Completed',
-						value: 'transactionCompleted',
-						description: 'A transaction was processed, failed or was cancelled',
-					},
-				],
-				default: 'transactionCompleted',
-			},
-			...transactionCompleted.properties,
-			...manualReview.properties,
-			...exportFinished.properties,
-		],
+		properties: eventProperties,
 	};
 
 	methods = { listSearch: { searchSkills } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const event = EVENTS[this.getNodeParameter('event') as string];
-		if (!event) return null;
+		const name = this.getNodeParameter('event');
+		if (!isEventName(name)) {
+			throw new NodeOperationError(this.getNode(), `Unknown event ${JSON.stringify(name)}`, {
+				description: `Choose one of: ${Object.values(EVENTS)
+					.map((e) => e.name)
+					.join(', ')}.`,
+			});
+		}
+		const event = EVENTS[name];
 		const client = new VantageClient(this);
-		return await event.poll(this, client);
+		const poll = async () => await event.poll(this, client, { event: name, startedAt: Date.now() });
+		// Fetch Test Event reads without touching the cursor: it may run beside the active trigger.
+		return this.getMode() === 'manual' ? await poll() : await oneAtATime(this, poll);
 	}
 }

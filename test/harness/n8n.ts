@@ -471,6 +471,8 @@ export async function runPoll(options: {
 	credentials: CredentialStore;
 	staticData?: string;
 	mode?: 'trigger' | 'manual';
+	/** n8n's poll time budget (the durable scheduler's is about 36 s); n8n-core's default: 5 min. */
+	pollBudgetMs?: number;
 }): Promise<PollRun> {
 	const node: INode = {
 		id: 'trigger-1',
@@ -514,6 +516,7 @@ export async function runPoll(options: {
 		async () => {},
 		async (poll) => await poll(),
 		() => nodeStatic,
+		...(options.pollBudgetMs === undefined ? [] : [() => options.pollBudgetMs!]),
 	);
 	try {
 		const returned = await triggerType.poll.call(context);

@@ -5,78 +5,102 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import { invalid } from '../../AbbyyVantage/helpers/errors';
+import { requireInteger } from '../../AbbyyVantage/helpers/validation';
 import type { VantageClient } from '../../AbbyyVantage/transport';
-import { readCursor, timeOf, type TriggerEvent } from '../cursor';
+import { readCursor, timeOf, type OpenPoll, type TriggerEvent } from '../cursor';
 
-/** What each event of the trigger provides. */
+/** What a poll of an event is given besides n8n's context and the client. */
+export interface PollStart {
+	/** The event's name in the registry, which its cursor is stored under. */
+	event: string;
+	/** When the poll began (ms), which n8n's poll budget counts from. */
+	startedAt: number;
+}
+
+/** One event of the trigger: the Event option it is, its parameters, and its poll. */
 export interface EventDefinition {
-	/** The Event option's value. */
-	value: string;
+	/** The Event option's name (Title Case). */
+	name: string;
+	/** The Event option's description. */
+	description: string;
+	/** This event's parameters; the registry shows them only while this event is chosen. */
 	properties: INodeProperties[];
-	poll: (ctx: IPollFunctions, client: VantageClient) => Promise<INodeExecutionData[][] | null>;
+	poll: (
+		ctx: IPollFunctions,
+		client: VantageClient,
+		start: PollStart,
+	) => Promise<INodeExecutionData[][] | null>;
 }
 
-/** Look Back and Start From, shared by the events. */
-const windowOptions: INodeProperties[] = [
-	{
-		displayName: 'Look Back (Hours)',
-		name: 'lookBackHours',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 24 * 31 },
-		default: 48,
-		description:
-			'Vantage lists by creation time: events of things created this long before a poll are found. Set it longer than processing plus manual review take.',
-	},
-	{
-		displayName: 'Start From',
-		name: 'startFrom',
-		type: 'dateTime',
-		default: '',
-		description:
-			'On first activation, emit events of things created since this time instead of starting from now',
-	},
-];
-
-export interface Window {
-	/** Creation-time floor of the list request (ms). */
-	start: number;
-	/** First poll of this cursor: mark what is there as seen instead of emitting it. */
-	baseline: boolean;
-}
+/** Look Back: its default and bounds are read from here by `openPoll`. */
+const lookBackOption = {
+	displayName: 'Look Back (Hours)',
+	name: 'lookBackHours',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 24 * 31, numberPrecision: 0 },
+	default: 48,
+	description:
+		'Vantage lists by creation time: events of things created this long before a poll are found. Set it longer than processing plus manual review take.',
+} satisfies INodeProperties;
 
 const HOUR_MS = 3600_000;
 
-/** An event's Options collection (Look Back, Start From), shown for that event only. */
-export function eventOptionsProperty(event: string): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: windowOptions,
-		displayOptions: { show: { event: [event] } },
-	};
-}
+/** The Options collection of every event: Look Back and Start From. */
+export const windowOptionsProperty: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		lookBackOption,
+		{
+			displayName: 'Start From',
+			name: 'startFrom',
+			type: 'dateTime',
+			default: '',
+			description:
+				'On first activation, emit events of things created since this time instead of starting from now',
+		},
+	],
+};
 
-/** The creation-time window of this poll of `event`. */
-export function windowOf(ctx: IPollFunctions, event: string): Window {
-	const hasCursor = !!readCursor(ctx, event);
+/**
+ * Open a poll of `start.event` listing with `filters`: its cursor and creation-time window. A
+ * cursor of other filters does not count (after a filter change the trigger starts from now).
+ */
+export function openPoll(ctx: IPollFunctions, start: PollStart, filters: IDataObject): OpenPoll {
+	const key = { event: start.event, filters };
+	const cursor = readCursor(ctx, key);
+	// The poll context reads parameters without an item index (readOptions of the action node
+	// takes an execute context).
 	const value = ctx.getNodeParameter('options', {});
 	const options = value && typeof value === 'object' ? (value as IDataObject) : {};
-	const hours = Number(options.lookBackHours ?? 48);
-	const lookBack = (Number.isFinite(hours) && hours >= 1 ? hours : 48) * HOUR_MS;
-	const now = Date.now();
-	const startFrom =
-		typeof options.startFrom === 'string' && options.startFrom
-			? Date.parse(options.startFrom)
-			: NaN;
-	if (!hasCursor && Number.isFinite(startFrom))
-		return { start: Math.min(startFrom, now), baseline: false };
-	return { start: now - lookBack, baseline: !hasCursor && ctx.getMode() !== 'manual' };
+	const hours = requireInteger(
+		ctx,
+		undefined,
+		lookBackOption.displayName,
+		options.lookBackHours ?? lookBackOption.default,
+		lookBackOption.typeOptions.minValue,
+		lookBackOption.typeOptions.maxValue,
+	);
+	const now = start.startedAt;
+	const window = (): OpenPoll['window'] => {
+		if (cursor)
+			return { start: Math.max(now - hours * HOUR_MS, cursor.floor ?? -Infinity), baseline: false };
+		if (typeof options.startFrom === 'string' && options.startFrom) {
+			const from = Date.parse(options.startFrom);
+			if (!Number.isFinite(from))
+				throw invalid(ctx, undefined, `Start From is not a date: "${options.startFrom}"`);
+			return { start: Math.min(from, now), baseline: false };
+		}
+		return { start: now - hours * HOUR_MS, baseline: ctx.getMode() !== 'manual' };
+	};
+	return { key, startedAt: now, cursor, window: window() };
 }
 
-/** A listed item as an event: its id and creation time. */
+/** A listed item as an event: its id, times and the item itself. */
 export interface ListedEvent extends TriggerEvent {
 	item: IDataObject;
 }
@@ -88,6 +112,7 @@ export function transactionEvents(listed: IDataObject[]): ListedEvent[] {
 		.map((item) => ({
 			id: item.transactionId as string,
 			time: timeOf(item.createTimeUtc, item.createdUtc),
+			completedAt: timeOf(item.completedUtc),
 			item,
 		}));
 }

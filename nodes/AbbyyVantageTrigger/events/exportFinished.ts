@@ -1,18 +1,13 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeProperties,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { parseFileCount, REPORT_ACCESS_HINTS } from '../../AbbyyVantage/actions/report/shared';
-import { endpoints, type VantageClient } from '../../AbbyyVantage/transport';
+import {
+	parseFileCount,
+	REPORT_ACCESS_HINTS,
+	TERMINAL_EXPORT_STATUSES,
+} from '../../AbbyyVantage/actions/report/shared';
+import { endpoints } from '../../AbbyyVantage/transport';
 import { deliver, timeOf } from '../cursor';
-import { eventOptionsProperty, windowOf, type EventDefinition, type ListedEvent } from './common';
-
-const show = { show: { event: ['exportFinished'] } };
-
-const FINISHED = ['Succeeded', 'Failed', 'Cancelled'];
+import { openPoll, windowOptionsProperty, type EventDefinition, type ListedEvent } from './common';
 
 const properties: INodeProperties[] = [
 	{
@@ -21,37 +16,43 @@ const properties: INodeProperties[] = [
 		name: 'exportNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: show,
 	},
-	eventOptionsProperty('exportFinished'),
+	windowOptionsProperty,
 ];
 
 /** Export Finished: ListExportRequests with the final statuses, one event per export request. */
-export const exportFinished: EventDefinition = {
-	value: 'exportFinished',
+export const exportFinished = {
+	name: 'Export Finished',
+	description: 'An export request of transaction steps succeeded, failed or was cancelled',
 	properties,
-	async poll(ctx: IPollFunctions, client: VantageClient) {
-		const window = windowOf(ctx, this.value);
+	async poll(ctx, client, start) {
+		const poll = openPoll(ctx, start, {});
 		const response = await client.request<IDataObject | undefined>({
 			...endpoints.listExportRequests(),
 			// createdFrom is a date (ListExportRequests): the day of the window's start.
 			qs: {
-				statusFilter: FINISHED,
-				createdFrom: new Date(window.start).toISOString().slice(0, 10),
+				statusFilter: TERMINAL_EXPORT_STATUSES,
+				createdFrom: new Date(poll.window.start).toISOString().slice(0, 10),
 			},
 			action: 'listing finished export requests',
 			hints: REPORT_ACCESS_HINTS,
 		});
 		const requests = Array.isArray(response?.requests) ? (response.requests as IDataObject[]) : [];
 		const listed: ListedEvent[] = requests
-			.filter((r) => typeof r.requestId === 'string' && FINISHED.includes(String(r.status)))
+			.filter(
+				(r) =>
+					typeof r.requestId === 'string' && TERMINAL_EXPORT_STATUSES.includes(String(r.status)),
+			)
 			.map((r) => ({
 				id: r.requestId as string,
 				time: timeOf(r.createdUtc),
+				completedAt: timeOf(r.completedUtc),
 				item: { ...r, totalFileCount: parseFileCount(r.totalFileCount) },
 			}))
-			.filter((e) => !(e.time < window.start));
+			// Listed by day, an export whose creation time cannot be read could come back after Look
+			// Back has passed and be emitted again: it is left out.
+			.filter((e) => Number.isFinite(e.time));
 		const build = async (e: ListedEvent): Promise<INodeExecutionData[]> => [{ json: e.item }];
-		return await deliver(ctx, this.value, listed, window, build);
+		return await deliver(ctx, poll, listed, build);
 	},
-};
+} satisfies EventDefinition;

@@ -1,46 +1,43 @@
-import type { INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { listTransactions } from '../../AbbyyVantage/actions/transaction/lists';
 import { Transactions } from '../../AbbyyVantage/actions/transaction/transactions';
-import type { VantageClient } from '../../AbbyyVantage/transport';
 import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/actions/skill/shared';
 import { deliver } from '../cursor';
 import {
-	eventOptionsProperty,
+	openPoll,
 	transactionEvents,
-	windowOf,
+	windowOptionsProperty,
 	type EventDefinition,
 	type ListedEvent,
 } from './common';
 
 const properties: INodeProperties[] = [
-	{
-		...skillFilterProperty('reviewSkillId', 'Only transactions of this skill; empty for any skill'),
-		displayOptions: { show: { event: ['manualReview'] } },
-	},
-	eventOptionsProperty('manualReview'),
+	skillFilterProperty('reviewSkillId', 'Only transactions of this skill; empty for any skill'),
+	windowOptionsProperty,
 ];
 
 /**
  * Transaction Awaiting Manual Review: GetActiveTransactions at stage ManualReview, one event per
  * transaction entering review, with its manual review link (read from the transaction).
  */
-export const manualReview: EventDefinition = {
-	value: 'manualReview',
+export const manualReview = {
+	name: 'Transaction Awaiting Manual Review',
+	description: 'A transaction entered Manual Review; the item carries its review link',
 	properties,
-	async poll(ctx: IPollFunctions, client: VantageClient) {
-		const window = windowOf(ctx, this.value);
+	async poll(ctx, client, start) {
 		const skillId = readSkillFilter(
 			ctx,
 			undefined,
 			ctx.getNodeParameter('reviewSkillId', '', { extractValue: true }),
 		);
+		const poll = openPoll(ctx, start, { skillId });
 		const listed = transactionEvents(
 			await listTransactions(
 				client,
 				'active',
 				{
-					startDate: new Date(window.start).toISOString(),
+					startDate: new Date(poll.window.start).toISOString(),
 					stageType: 'ManualReview',
 					...(skillId ? { skillId } : {}),
 				},
@@ -62,6 +59,6 @@ export const manualReview: EventDefinition = {
 				},
 			];
 		};
-		return await deliver(ctx, this.value, listed, window, build);
+		return await deliver(ctx, poll, listed, build);
 	},
-};
+} satisfies EventDefinition;

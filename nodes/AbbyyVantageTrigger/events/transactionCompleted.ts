@@ -1,22 +1,23 @@
-import type { INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { listTransactions, type ListFilters } from '../../AbbyyVantage/actions/transaction/lists';
 import { documentItems, readResultOptions } from '../../AbbyyVantage/actions/transaction/results';
 import { keyValuesOption } from '../../AbbyyVantage/actions/transaction/shared';
 import { Transactions } from '../../AbbyyVantage/actions/transaction/transactions';
 import { readKeyValues } from '../../AbbyyVantage/helpers/keyValues';
-import type { VantageClient } from '../../AbbyyVantage/transport';
+import { requireOption } from '../../AbbyyVantage/helpers/validation';
 import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/actions/skill/shared';
 import { deliver } from '../cursor';
 import {
-	eventOptionsProperty,
+	openPoll,
 	transactionEvents,
-	windowOf,
+	windowOptionsProperty,
 	type EventDefinition,
 	type ListedEvent,
 } from './common';
 
-const show = { show: { event: ['transactionCompleted'] } };
+/** The Status filter of GetCompletedTransactions (the filter spells it "Cancelled"). */
+const STATUSES = ['Cancelled', 'Failed', 'Processed'] as const;
 
 const properties: INodeProperties[] = [
 	{
@@ -25,25 +26,16 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'Any', value: 'any' },
-			{ name: 'Cancelled', value: 'Cancelled' },
-			{ name: 'Failed', value: 'Failed' },
-			{ name: 'Processed', value: 'Processed' },
+			...STATUSES.map((status) => ({ name: status, value: status })),
 		],
 		default: 'any',
-		displayOptions: show,
 	},
-	{
-		...skillFilterProperty('skillId', 'Only transactions of this skill; empty for any skill'),
-		displayOptions: show,
-	},
-	{
-		...keyValuesOption(
-			'Registration Parameters',
-			'transactionParameters',
-			'Only transactions carrying all of these registration parameters',
-		),
-		displayOptions: show,
-	},
+	skillFilterProperty('skillId', 'Only transactions of this skill; empty for any skill'),
+	keyValuesOption(
+		'Registration Parameters',
+		'transactionParameters',
+		'Only transactions carrying all of these registration parameters',
+	),
 	{
 		displayName: 'Include Results',
 		name: 'includeResults',
@@ -51,27 +43,30 @@ const properties: INodeProperties[] = [
 		default: false,
 		description:
 			'Whether to fetch the extracted fields, as Process Document outputs them (one item per document), instead of only the transaction',
-		displayOptions: show,
 	},
-	eventOptionsProperty('transactionCompleted'),
+	windowOptionsProperty,
 ];
 
 /** Transaction Completed: GetCompletedTransactions, one event per transaction. */
-export const transactionCompleted: EventDefinition = {
-	value: 'transactionCompleted',
+export const transactionCompleted = {
+	name: 'Transaction Completed',
+	description: 'A transaction was processed, failed or was cancelled',
 	properties,
-	async poll(ctx: IPollFunctions, client: VantageClient) {
-		const window = windowOf(ctx, this.value);
-		const status = ctx.getNodeParameter('transactionStatus', 'any') as string;
-		const skillId = readSkillFilter(
+	async poll(ctx, client, start) {
+		const status = requireOption(
 			ctx,
 			undefined,
-			ctx.getNodeParameter('skillId', '', { extractValue: true }),
+			'Status',
+			ctx.getNodeParameter('transactionStatus', 'any'),
+			['any', ...STATUSES],
 		);
 		const filters: ListFilters = {
-			startDate: new Date(window.start).toISOString(),
 			...(status !== 'any' ? { transactionStatus: status } : {}),
-			...(skillId ? { skillId } : {}),
+			skillId: readSkillFilter(
+				ctx,
+				undefined,
+				ctx.getNodeParameter('skillId', '', { extractValue: true }),
+			),
 			transactionParameters: readKeyValues(
 				ctx,
 				undefined,
@@ -79,8 +74,14 @@ export const transactionCompleted: EventDefinition = {
 				ctx.getNodeParameter('transactionParameters', {}),
 			),
 		};
+		const poll = openPoll(ctx, start, { ...filters });
 		const listed = transactionEvents(
-			await listTransactions(client, 'completed', filters, undefined),
+			await listTransactions(
+				client,
+				'completed',
+				{ ...filters, startDate: new Date(poll.window.start).toISOString() },
+				undefined,
+			),
 		);
 		const includeResults = ctx.getNodeParameter('includeResults', false) === true;
 		const transactions = new Transactions(ctx, client);
@@ -89,15 +90,18 @@ export const transactionCompleted: EventDefinition = {
 			const info = await transactions.get(e.id);
 			if (info.status !== 'Processed')
 				return [{ json: { ...e.item, ...info, transactionId: e.id } }];
+			// Shaped as Process Document and Get Results shape it (default result options), plus
+			// the list entry under `completed`.
 			const outputs = await documentItems(
 				ctx,
 				client,
 				info,
 				readResultOptions(ctx, undefined, {}),
 				undefined,
+				{ completed: e.item },
 			);
-			return outputs.map((output) => ({ ...output, json: { ...output.json, completed: e.item } }));
+			return outputs.map((output) => ({ ...output }));
 		};
-		return await deliver(ctx, this.value, listed, window, build);
+		return await deliver(ctx, poll, listed, build);
 	},
-};
+} satisfies EventDefinition;
