@@ -6,7 +6,15 @@
  * committed lockfile, only sqlite3 rebuilt against Node 24's headers, reused when present.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -111,15 +119,60 @@ export function packPackage(dir: string): string {
 	return join(dir, name);
 }
 
+/** n8n's user folder layout for community packages: `<userFolder>/.n8n/nodes`. */
+export function nodesFolder(userFolder: string): string {
+	return join(userFolder, '.n8n', 'nodes');
+}
+
 /**
- * A fresh n8n user folder with the package installed the way n8n's community-package installer
- * does it: the `npm pack` tarball extracted into `.n8n/nodes/node_modules/<name>`.
+ * A fresh n8n user folder with the package installed as n8n 2.41.1's community-package installer
+ * lays it out (CommunityPackagesService.downloadPackage): the `npm pack` tarball extracted into
+ * `.n8n/nodes/node_modules/<name>`, its package.json stripped of devDependencies,
+ * peerDependencies and optionalDependencies, its runtime dependencies installed inside it with
+ * the installer's npm flags, and the folder's ledger `.n8n/nodes/package.json`
+ * (`installed-nodes`, private) naming it with its exact version. At startup n8n loads every
+ * `n8n-nodes-*` folder there (scanDirectoryForPackages); the `installed_packages` table is only
+ * what Settings › Community nodes lists and what n8n reinstalls when a folder is missing, so no
+ * record is written, as after `npm install` in ~/.n8n/nodes on a worker.
  */
 export function installPackage(userFolder: string, tarball: string, name: string): void {
 	rmSync(userFolder, { recursive: true, force: true });
-	const packageDir = join(userFolder, '.n8n', 'nodes', 'node_modules', name);
+	const nodes = nodesFolder(userFolder);
+	const packageDir = join(nodes, 'node_modules', name);
 	mkdirSync(packageDir, { recursive: true });
 	execFileSync('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
+	const manifestPath = join(packageDir, 'package.json');
+	const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown> & {
+		name: string;
+		version: string;
+		dependencies?: Record<string, string>;
+	};
+	delete manifest.devDependencies;
+	delete manifest.peerDependencies;
+	delete manifest.optionalDependencies;
+	if (manifest.name !== name) throw new Error(`${tarball} holds ${manifest.name}, not ${name}`);
+	writeFileSync(manifestPath, JSON.stringify(manifest, null, 2), 'utf8');
+	// n8n runs this in every case; with no runtime dependencies npm has nothing to do.
+	if (Object.keys(manifest.dependencies ?? {}).length > 0) {
+		execFileSync(
+			'npm',
+			[
+				'install',
+				'--audit=false',
+				'--fund=false',
+				'--bin-links=false',
+				'--install-strategy=shallow',
+				'--ignore-scripts=true',
+				'--package-lock=false',
+			],
+			{ cwd: packageDir, env: cleanEnv(), stdio: 'ignore' },
+		);
+	}
+	writeJson(join(nodes, 'package.json'), {
+		name: 'installed-nodes',
+		private: true,
+		dependencies: { [name]: manifest.version },
+	});
 }
 
 /**

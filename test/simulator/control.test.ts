@@ -1,4 +1,6 @@
-import { api, raw } from '../helpers/http';
+import { sleep } from 'n8n-workflow';
+
+import { api, raw, requestToken } from '../helpers/http';
 import { CATALOGS, useRawSimulator } from './testkit';
 
 const s = useRawSimulator();
@@ -24,6 +26,26 @@ describe('HTTP control API (for other processes)', () => {
 
 		await raw(`${s.sim.url}/__simulator/revoke-tokens`, { method: 'POST' });
 		expect((await api(s.sim, s.bearer, 'GET', CATALOGS)).status).toBe(401);
+	});
+
+	test('token lifetime: tokens issued afterwards expire after it (401); a bad value is refused', async () => {
+		const lifetime = async (seconds: unknown) =>
+			await raw(`${s.sim.url}/__simulator/token-lifetime`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ seconds }),
+			});
+		expect((await lifetime(1.5)).status).toBe(400);
+		expect((await lifetime(-1)).status).toBe(400);
+		expect((await lifetime(1)).status).toBe(200);
+		const issued = await requestToken(s.sim);
+		expect((issued.json as { expires_in: number }).expires_in).toBe(1);
+		const bearer = (issued.json as { access_token: string }).access_token;
+		expect((await api(s.sim, bearer, 'GET', CATALOGS)).status).toBe(200);
+		await sleep(1100);
+		expect((await api(s.sim, bearer, 'GET', CATALOGS)).status).toBe(401);
+		// The token issued before keeps the lifetime it was issued with.
+		expect((await api(s.sim, s.bearer, 'GET', CATALOGS)).status).toBe(200);
 	});
 });
 

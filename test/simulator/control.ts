@@ -65,6 +65,13 @@ function command(
 		case 'POST /__simulator/revoke-tokens':
 			sim.revokeTokens();
 			return ok();
+		case 'POST /__simulator/token-lifetime':
+			// { seconds }: the `expires_in` of tokens issued from now on; once that lifetime has run
+			// out, the API answers 401 for them (tokens issued before keep the lifetime they got).
+			if (typeof body.seconds !== 'number' || !Number.isInteger(body.seconds) || body.seconds < 0)
+				throw new Error('seconds must be a whole number of at least 0');
+			sim.setTokenLifetime(body.seconds);
+			return ok();
 		case 'POST /__simulator/export-script':
 			sim.scriptNextExport(body as ExportScript);
 			return ok();

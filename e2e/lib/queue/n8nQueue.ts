@@ -2,31 +2,70 @@
  * End-to-end infrastructure, never shipped: runs n8n 2.41.1 in queue mode (main + workers). */
 /**
  * n8n in queue mode on one machine, each process as if on a machine of its own: a user folder per
- * process with the packed package extracted the way n8n's installer lays it out
- * (`<userFolder>/.n8n/nodes/node_modules/<name>`), one encryption key, one PostgreSQL database,
- * one Redis. The main process (`n8n start`, EXECUTIONS_MODE=queue) receives webhooks and runs
- * the poll triggers; `n8n worker` processes run the executions.
+ * process with the packed package installed as n8n's installer lays it out (see installPackage in
+ * ../n8n.ts), one encryption key, one PostgreSQL database, one Redis. The main process
+ * (`n8n start`, EXECUTIONS_MODE=queue) receives webhooks and runs the poll triggers; `n8n worker`
+ * processes run the executions. Bull's lock, its stalled-job check and n8n's queue recovery keep
+ * n8n's defaults (what `queueDefaults` reads from the host's n8n).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { freePort, HOST_BIN, n8nEnv, writeJson } from '../n8n';
+import { cleanEnv, freePort, HOST, HOST_BIN, n8nEnv, writeJson } from '../n8n';
 import { start, stop, waitUntil, type Proc } from './processes';
 
 const N8N = join(HOST_BIN, 'n8n');
 
-/** Bull's lock on a running job, and how often workers look for jobs whose lock lapsed. */
-export const LOCK_DURATION_MS = 20_000;
-export const STALLED_INTERVAL_MS = 5_000;
-/** How often the main process looks for executions without a job (n8n's unit: minutes). */
-export const RECOVERY_INTERVAL_MIN = 0.2;
+/** What a killed worker's executions wait for before n8n reports them: n8n's own settings. */
+export interface QueueTimings {
+	/** Bull's lock on a running job (QUEUE_WORKER_LOCK_DURATION). */
+	lockDurationMs: number;
+	/** How often a worker renews the locks of its jobs (QUEUE_WORKER_LOCK_RENEW_TIME). */
+	lockRenewMs: number;
+	/** How often workers look for jobs whose lock lapsed (QUEUE_WORKER_STALLED_INTERVAL). */
+	stalledIntervalMs: number;
+	/** How often the main process looks for executions without a job (minutes). */
+	recoveryIntervalMin: number;
+}
+
+/**
+ * n8n's defaults for the settings above, read from the host's @n8n/config with none of them set
+ * in the environment (the suite sets none either).
+ */
+export function queueDefaults(): QueueTimings {
+	const env = cleanEnv();
+	for (const key of Object.keys(env)) {
+		if (key.startsWith('QUEUE_') || key.startsWith('N8N_EXECUTIONS_QUEUE_')) delete env[key];
+	}
+	const script = [
+		"require('reflect-metadata');",
+		"const { Container } = require('@n8n/di');",
+		"const { GlobalConfig } = require('@n8n/config');",
+		'const c = Container.get(GlobalConfig);',
+		'process.stdout.write(JSON.stringify({ bull: c.queue.bull.settings, recovery: c.executions.queueRecovery.interval }));',
+	].join(' ');
+	const out = JSON.parse(
+		execFileSync(join(HOST_BIN, 'node'), ['-e', script], { cwd: HOST, env }).toString(),
+	) as {
+		bull: { lockDuration: number; lockRenewTime: number; stalledInterval: number };
+		recovery: number;
+	};
+	return {
+		lockDurationMs: out.bull.lockDuration,
+		lockRenewMs: out.bull.lockRenewTime,
+		stalledIntervalMs: out.bull.stalledInterval,
+		recoveryIntervalMin: out.recovery,
+	};
+}
 
 export interface ClusterConfig {
 	work: string;
 	packageName: string;
 	postgresPort: number;
 	redisPort: number;
+	/** Added to every process's environment. */
+	env?: NodeJS.ProcessEnv;
 }
 
 export interface N8nProcess {
@@ -60,10 +99,9 @@ export class QueueCluster {
 			DB_POSTGRESDB_PASSWORD: 'n8n',
 			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 			QUEUE_BULL_REDIS_PORT: String(config.redisPort),
-			QUEUE_WORKER_LOCK_DURATION: String(LOCK_DURATION_MS),
-			QUEUE_WORKER_STALLED_INTERVAL: String(STALLED_INTERVAL_MS),
 			N8N_LOG_OUTPUT: 'console',
 			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '20',
+			...config.env,
 		});
 	}
 
@@ -81,9 +119,9 @@ export class QueueCluster {
 		});
 	}
 
-	async importCredential(credential: Record<string, unknown>): Promise<void> {
+	async importCredentials(credentials: Array<Record<string, unknown>>): Promise<void> {
 		const file = join(this.config.work, 'credentials.json');
-		writeJson(file, [credential]);
+		writeJson(file, credentials);
 		await this.cli(['import:credentials', `--input=${file}`]);
 	}
 
@@ -104,7 +142,6 @@ export class QueueCluster {
 		const env = {
 			...(await this.baseEnv('main')),
 			N8N_PORT: String(port),
-			N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: String(RECOVERY_INTERVAL_MIN),
 		};
 		const started = Date.now();
 		const proc = start('n8n main', N8N, ['start'], join(this.config.work, 'main.log'), {

@@ -1,18 +1,35 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions --
  * End-to-end infrastructure, never shipped: a private PostgreSQL cluster for the queue-mode suite. */
 /**
- * Debian's PostgreSQL as a private cluster in a temporary folder: `initdb` and `postgres` on a
- * loopback port, trust authentication for the one role `n8n`. PostgreSQL refuses to run as root,
- * so when the suite runs as root both run as the unprivileged `nobody` (its folder belongs to it).
+ * Debian's PostgreSQL as a private cluster in a temporary folder: `initdb`, then `pg_ctl start`
+ * on a loopback port (trust authentication for the one role `n8n`). The postmaster runs on after
+ * pg_ctl returns; the suite takes its process id from `postmaster.pid` and stops it by that id
+ * (SIGINT, PostgreSQL's fast shutdown), waiting until the id is gone. PostgreSQL refuses to run as
+ * root, so when the suite runs as root initdb and pg_ctl run as the unprivileged `nobody` (the
+ * cluster's folder and log belong to it).
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+	chmodSync,
+	chownSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	realpathSync,
+	writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 
-import { start, waitUntil, type Proc } from './processes';
+import { adopt, waitUntil, type Proc } from './processes';
 
 export interface Postgres {
+	/** The postmaster, adopted by the id pg_ctl wrote to postmaster.pid. */
 	proc: Proc;
+	/** The cluster's folder (`pg_ctl -D`). */
+	data: string;
+	/** Who runs it: `nobody` when the suite runs as root, else the suite's own user. */
+	runAs: string;
 	port: number;
 	user: string;
 	database: string;
@@ -49,6 +66,19 @@ function unprivileged(): { uid: number; gid: number } | undefined {
 	return { uid, gid };
 }
 
+/** The postmaster named by `postmaster.pid` (its first line), adopted: stopped by that id. */
+function postmaster(pidFile: string, log: string): Proc {
+	const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+	if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no process id in ${pidFile}`);
+	// SIGINT: PostgreSQL's fast shutdown (what `pg_ctl stop -m fast` sends).
+	return adopt('postgres', pid, log, 'SIGINT');
+}
+
+/** A value for pg_ctl's `-o`, which hands it to /bin/sh: quoted as one word. */
+function shellWord(text: string): string {
+	return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
 export async function startPostgres(dir: string, port: number): Promise<Postgres> {
 	const bin = postgresBin();
 	if (!bin) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
@@ -56,46 +86,52 @@ export async function startPostgres(dir: string, port: number): Promise<Postgres
 	const database = 'n8n';
 	const data = join(dir, 'data');
 	const socketDir = join(dir, 'socket');
+	const log = join(dir, 'postgres.log');
 	mkdirSync(socketDir, { recursive: true });
+	writeFileSync(log, '');
 	const as = unprivileged();
 	if (as) {
 		// The folders above must be traversable by nobody; the cluster's own folder belongs to it.
 		chmodSync(dir, 0o755);
 		chownSync(socketDir, as.uid, as.gid);
+		chownSync(log, as.uid, as.gid);
 		mkdirSync(data, { recursive: true, mode: 0o700 });
 		chownSync(data, as.uid, as.gid);
 	}
 	const env = { ...process.env, HOME: dir, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' };
+	const runOptions = { env, cwd: dir, ...(as ?? {}) };
 	execFileSync(
 		join(bin, 'initdb'),
 		['-D', data, '-U', user, '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
-		{ env, cwd: dir, stdio: 'ignore', ...(as ?? {}) },
+		{ ...runOptions, stdio: 'ignore' },
 	);
-	const proc = start(
-		'postgres',
-		join(bin, 'postgres'),
-		[
-			'-D',
-			data,
-			'-p',
-			String(port),
-			'-h',
-			'127.0.0.1',
-			'-k',
-			socketDir,
-			// A throw-away cluster: durability is not what the suite measures.
-			'-c',
-			'fsync=off',
-			'-c',
-			'synchronous_commit=off',
-			'-c',
-			'full_page_writes=off',
-			'-c',
-			'max_connections=200',
-		],
-		join(dir, 'postgres.log'),
-		{ env, cwd: dir, ...(as ?? {}), stopSignal: 'SIGINT' },
+	const serverOptions = [
+		['-p', String(port)],
+		['-h', '127.0.0.1'],
+		['-k', socketDir],
+		// A throw-away cluster: durability is not what the suite measures.
+		['-c', 'fsync=off'],
+		['-c', 'synchronous_commit=off'],
+		['-c', 'full_page_writes=off'],
+		['-c', 'max_connections=200'],
+	]
+		.map(([flag, value]) => `${flag} ${shellWord(value)}`)
+		.join(' ');
+	// -w: returns once the server accepts connections (or fails after -t seconds).
+	const started = spawnSync(
+		join(bin, 'pg_ctl'),
+		['start', '-w', '-t', '60', '-D', data, '-l', log, '-o', serverOptions],
+		{ ...runOptions, stdio: ['ignore', 'pipe', 'pipe'] },
 	);
+	if (started.status !== 0) {
+		// A postmaster that started but did not get ready in time is still stopped with the rest.
+		const pidFile = join(data, 'postmaster.pid');
+		if (existsSync(pidFile)) postmaster(pidFile, log);
+		throw new Error(
+			`pg_ctl start failed (${started.status ?? started.signal ?? started.error}): ${String(started.stderr ?? '')}${String(started.stdout ?? '')}\n${readFileSync(log, 'utf8').slice(-3000)}`,
+		);
+	}
+	const proc = postmaster(join(data, 'postmaster.pid'), log);
 	// Debian's client wrapper in PATH, or the server's own psql beside initdb.
 	const psqlBin = existsSync(join(bin, 'psql')) ? join(bin, 'psql') : 'psql';
 	const psql = (db: string, query: string) =>
@@ -142,5 +178,14 @@ export async function startPostgres(dir: string, port: number): Promise<Postgres
 	);
 	psql('postgres', `create database ${database}`);
 	const version = psql('postgres', 'show server_version')[0];
-	return { proc, port, user, database, version, sql: (query) => psql(database, query) };
+	return {
+		proc,
+		data,
+		runAs: as ? 'nobody' : 'this user',
+		port,
+		user,
+		database,
+		version,
+		sql: (query) => psql(database, query),
+	};
 }

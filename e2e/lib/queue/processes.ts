@@ -1,9 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions --
  * End-to-end infrastructure, never shipped: starts and stops the servers of the queue-mode suite. */
 /**
- * Child processes of the queue-mode suite (PostgreSQL, Redis, n8n main and workers): each writes
- * its output to a log file of its own, is remembered by its process id, and is stopped by that id
- * only (SIGTERM, then SIGKILL after a grace period), never by name.
+ * Processes of the queue-mode suite (PostgreSQL, Redis, n8n main and workers): each writes its
+ * output to a log file of its own, is remembered by its process id, and is stopped by that id
+ * only (SIGTERM, then SIGKILL after a grace period), never by name. Most are children of the
+ * suite; PostgreSQL's postmaster is started by `pg_ctl` and adopted by its id (`adopt`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
@@ -12,7 +13,8 @@ export interface Proc {
 	name: string;
 	pid: number;
 	log: string;
-	child: ChildProcess;
+	/** Undefined for an adopted process (started by another program, e.g. pg_ctl). */
+	child?: ChildProcess;
 	/** Resolves with the exit code (or the signal's name) once the process has ended. */
 	exited: Promise<number | string>;
 	/** True once the process has ended. */
@@ -69,6 +71,46 @@ export function start(
 		ended: () => done,
 		stopSignal: options.stopSignal,
 	};
+	running.add(proc);
+	void exited.then(() => running.delete(proc));
+	return proc;
+}
+
+/**
+ * Whether process `pid` still runs. An adopted process that has exited but whose new parent (the
+ * container's first process, which may not reap) has not collected it is a zombie: ended too.
+ */
+export function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+	} catch (error) {
+		// EPERM: it exists but belongs to another user.
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Remember a process this suite did not spawn itself (a daemon that `pg_ctl` started): stopped
+ * and waited for by its id like the others; its end is noticed by polling that id.
+ */
+export function adopt(name: string, pid: number, log: string, stopSignal?: NodeJS.Signals): Proc {
+	let done = !alive(pid);
+	const exited = new Promise<number | string>((resolve) => {
+		if (done) return resolve('gone');
+		const timer = setInterval(() => {
+			if (alive(pid)) return;
+			done = true;
+			clearInterval(timer);
+			resolve('gone');
+		}, 100);
+	});
+	const proc: Proc = { name, pid, log, exited, ended: () => done, stopSignal };
 	running.add(proc);
 	void exited.then(() => running.delete(proc));
 	return proc;

@@ -23,10 +23,14 @@ import * as transactionDocument from './transactionDocument/TransactionDocument.
  * `execute` (each resource's Operation picker is built from the same map; see
  * `resourceDescription`).
  *
- * Parameters read once per execution, from the first item: Resource, Operation, Request Options,
- * Concurrency, and the settings that shape a whole run (Delete Records' Mode, Batch Size and
- * options). They decide how items are grouped and scheduled, so they cannot differ per item. Every
- * other parameter is read per item, so expressions such as `{{ $json.catalog }}` work.
+ * The one list of parameters read once per execution, from the first item: Resource, Operation,
+ * Request Options, every operation's Concurrency, and the settings that shape a whole run —
+ * Catalog Record → Delete's Mode and Options (Batch Size, Skip Invalid IDs, reindex), Add's and
+ * Sync's Mode and Options (Batch Size, Dry Run, Max Share to Delete, reindex), Process Document's
+ * Transactions. They decide how items are grouped, batched and scheduled, so they cannot differ
+ * per item. Every other parameter is read per item, so expressions such as `{{ $json.catalog }}`
+ * work; Add and Sync evaluate a column-mapping parameter that holds no expression only once
+ * (`perItemReader`): it is the same for every item, and 200 000 evaluations cost seconds.
  */
 const RESOURCES = {
 	catalog: { name: 'Catalog', module: catalog },
