@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- deliberately wrong made-up secrets for sign-in failure tests */
-import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+import { sleep, type ICredentialDataDecryptedObject, type IHttpRequestOptions } from 'n8n-workflow';
 
 import { AbbyyVantageApi } from '../../credentials/AbbyyVantageApi.credentials';
 import { REGION_HOSTS } from '../../credentials/AbbyyVantageApi.endpoints';
@@ -376,7 +376,7 @@ describe('inside n8n (WorkflowExecute + httpRequestWithAuthentication)', () => {
 				options: { pollInterval: 1, maxPollInterval: 1 },
 			}),
 		});
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await sleep(300);
 		const tokenB = await token(sim);
 		store.data = { ...store.data, accessToken: tokenB };
 		sim.clearLog();
