@@ -206,6 +206,37 @@ export function readConcurrency(
 	return pinned;
 }
 
+// ------------------------------------------------------------------ concurrency
+
+/** Per-item operations: one or two requests per input item. */
+export const ITEM_CONCURRENCY: ConcurrencyLimits = { max: 32, what: 'items' };
+
+/** An Options collection holding only Concurrency, for operations without other options. */
+export function concurrencyOnlyOptions(
+	limits: ConcurrencyLimits = ITEM_CONCURRENCY,
+): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [concurrencyOption(limits)],
+	};
+}
+
+/**
+ * The Concurrency of this run, from the first item's Options (it shapes the whole run), applied
+ * to the client: how many tasks the operation runs at once.
+ */
+export function readRunConcurrency(
+	ctx: IExecuteFunctions,
+	limits: ConcurrencyLimits,
+	client: VantageClient,
+): number {
+	return readConcurrency(ctx, readOptions(ctx, 0), limits, client);
+}
+
 // ------------------------------------------------------------------ polling
 
 export interface PollDefaults {

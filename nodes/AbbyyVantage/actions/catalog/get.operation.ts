@@ -8,22 +8,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOption, readConcurrency, readOptions } from '../common';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../common';
 import { CATALOG_HINTS, catalogProperty, readCatalogId } from './shared';
 
 const CONCURRENCY = { max: 32, what: 'catalogs' };
 
-const properties: INodeProperties[] = [
-	catalogProperty,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [concurrencyOption(CONCURRENCY)],
-	},
-];
+const properties: INodeProperties[] = [catalogProperty, concurrencyOnlyOptions(CONCURRENCY)];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['catalog'], operation: ['get'] } },
@@ -35,7 +25,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, CONCURRENCY, client);
 	return await runPerItem(
 		this,
 		items,

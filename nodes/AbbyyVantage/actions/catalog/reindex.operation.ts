@@ -6,9 +6,9 @@ import type { VantageClient } from '../../transport';
 import {
 	concurrencyOption,
 	pollOptions,
-	readConcurrency,
 	readOptions,
 	readPollSettings,
+	readRunConcurrency,
 	sortedOptions,
 } from '../common';
 import { catalogProperty, readCatalogId, REINDEX_POLL, reindexAndWait } from './shared';
@@ -56,7 +56,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, CONCURRENCY, client);
 	// Every item is checked before the first reindex starts (see runPreparedPerItem).
 	return await runPreparedPerItem(
 		this,

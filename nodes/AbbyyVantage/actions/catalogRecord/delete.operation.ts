@@ -18,12 +18,7 @@ import type { VantageClient } from '../../transport';
 import { batchSizeOption, readBatchSize } from './shared';
 import { deleteBatches } from './deleter';
 import { concurrencyOption, readConcurrency, readOptions, readPollSettings } from '../common';
-import {
-	catalogProperty,
-	readCatalogId,
-	REINDEX_POLL,
-	reindexAndWait,
-} from '../catalog/shared';
+import { catalogProperty, readCatalogId, REINDEX_POLL, reindexAndWait } from '../catalog/shared';
 
 const CONCURRENCY = { max: 16, what: 'delete requests' };
 /** IDs named in an error's description; all of them are in the error item's failedBatches. */

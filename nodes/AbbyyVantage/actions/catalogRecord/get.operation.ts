@@ -10,7 +10,7 @@ import { runPerItem } from '../../helpers/items';
 import { recordFields } from '../../helpers/recordValues';
 import { requirePathParameter } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOption, readConcurrency, readOptions } from '../common';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../common';
 import { catalogProperty, readCatalogId } from '../catalog/shared';
 
 const CONCURRENCY = { max: 32, what: 'records' };
@@ -25,14 +25,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. vendor-1001',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [concurrencyOption(CONCURRENCY)],
-	},
+	concurrencyOnlyOptions(CONCURRENCY),
 ];
 
 export const description = updateDisplayOptions(
@@ -45,7 +38,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, CONCURRENCY, client);
 	return await runPerItem(
 		this,
 		items,

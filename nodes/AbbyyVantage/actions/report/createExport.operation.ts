@@ -12,7 +12,7 @@ import { apiError, invalid } from '../../helpers/errors';
 import { runPreparedPerItem } from '../../helpers/items';
 import { optionalText } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOption, readConcurrency, readOptions } from '../common';
+import { concurrencyOnlyOptions, readOptions, readRunConcurrency } from '../common';
 import { readSkillFilter, skillFilterProperty } from '../skill/shared';
 import { REPORT_ACCESS_HINTS } from './shared';
 
@@ -59,14 +59,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [concurrencyOption(CONCURRENCY)],
-	},
+	concurrencyOnlyOptions(CONCURRENCY),
 ];
 
 export const description = updateDisplayOptions(
@@ -79,7 +72,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, CONCURRENCY, client);
 	// Every item is checked before the first export is created (see runPreparedPerItem).
 	return await runPreparedPerItem(
 		this,

@@ -10,12 +10,11 @@ import { runPerItem, type ItemOutput } from '../../helpers/items';
 import { requireInteger, requireOption } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import {
-	concurrencyOption,
+	concurrencyOnlyOptions,
 	fileItem,
 	outputFieldProperty,
-	readConcurrency,
-	readOptions,
 	readOutputField,
+	readRunConcurrency,
 } from '../common';
 import { getExportStatus, readRequestId, REPORT_ACCESS_HINTS, requestIdProperty } from './shared';
 
@@ -43,14 +42,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { files: ['one'] } },
 	},
 	outputFieldProperty('CSV file'),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [concurrencyOption(CONCURRENCY)],
-	},
+	concurrencyOnlyOptions(CONCURRENCY),
 ];
 
 export const description = updateDisplayOptions(
@@ -63,7 +55,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, CONCURRENCY, client);
 	return await runPerItem(
 		this,
 		items,

@@ -3,22 +3,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { concurrencyOption, readConcurrency, readOptions } from '../common';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../common';
 import { getExportStatus, readRequestId, requestIdProperty } from './shared';
 
 const CONCURRENCY = { max: 32, what: 'items' };
 
-const properties: INodeProperties[] = [
-	requestIdProperty,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [concurrencyOption(CONCURRENCY)],
-	},
-];
+const properties: INodeProperties[] = [requestIdProperty, concurrencyOnlyOptions(CONCURRENCY)];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['report'], operation: ['getExportStatus'] } },
@@ -30,7 +20,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, CONCURRENCY, client);
 	return await runPerItem(
 		this,
 		items,

@@ -13,11 +13,11 @@ import { lastState, pollUntil } from '../../helpers/polling';
 import { isWaitHiccup, type VantageClient } from '../../transport';
 import {
 	concurrencyOption,
+	type PollDefaults,
 	pollOptions,
-	readConcurrency,
 	readOptions,
 	readPollSettings,
-	type PollDefaults,
+	readRunConcurrency,
 } from '../common';
 import {
 	getExportStatus,
@@ -58,7 +58,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, CONCURRENCY, client);
 	return await runPerItem(
 		this,
 		items,

@@ -8,8 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { readConcurrency, readOptions } from '../common';
-import { concurrencyOnlyOptions, ITEM_CONCURRENCY } from '../transaction/shared';
+import { concurrencyOnlyOptions, ITEM_CONCURRENCY, readRunConcurrency } from '../common';
 import { readSkillId, SKILL_HINTS, skillProperty } from './shared';
 
 const properties: INodeProperties[] = [skillProperty, concurrencyOnlyOptions()];
@@ -24,7 +23,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, ITEM_CONCURRENCY, client);
 	return await runPerItem(
 		this,
 		items,

@@ -12,11 +12,16 @@ import { asNodeError, operationError, plainMessage } from '../../helpers/errors'
 import { runPreparedPerItem } from '../../helpers/items';
 import { optionalText } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
-import { concurrencyOption, readConcurrency, readOptions, sortedOptions } from '../common';
+import {
+	concurrencyOption,
+	ITEM_CONCURRENCY,
+	readOptions,
+	readRunConcurrency,
+	sortedOptions,
+} from '../common';
 import {
 	imageProcessingOptions,
 	inputFilesProperties,
-	ITEM_CONCURRENCY,
 	readFileSelection,
 	readImageProcessing,
 	readTransactionId,
@@ -121,7 +126,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, ITEM_CONCURRENCY, client);
 	const transactions = new Transactions(this, client);
 	// Every item is checked before the first upload; only items that passed are named and sent.
 	const plans = new Map<number, Plan>();

@@ -3,10 +3,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPreparedPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { concurrencyOption, readConcurrency, readOptions, sortedOptions } from '../common';
+import {
+	concurrencyOption,
+	ITEM_CONCURRENCY,
+	readOptions,
+	readRunConcurrency,
+	sortedOptions,
+} from '../common';
 import { readSkillId, skillProperty } from '../skill/shared';
 import {
-	ITEM_CONCURRENCY,
 	readTransactionParameters,
 	registrationParametersOption,
 	skillParametersOption,
@@ -46,7 +51,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, ITEM_CONCURRENCY, client);
 	const transactions = new Transactions(this, client);
 	// Every item is checked before the first transaction is created (see runPreparedPerItem).
 	return await runPreparedPerItem(

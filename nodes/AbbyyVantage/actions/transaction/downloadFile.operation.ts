@@ -3,35 +3,29 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { safeFileName } from '../../helpers/fileNames';
 import { runPerItem } from '../../helpers/items';
-import { requirePathParameter } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import {
+	concurrencyOnlyOptions,
 	fileItem,
+	ITEM_CONCURRENCY,
 	outputFieldProperty,
-	readConcurrency,
-	readOptions,
 	readOutputField,
+	readRunConcurrency,
 } from '../common';
 import {
-	concurrencyOnlyOptions,
-	ITEM_CONCURRENCY,
 	readTransactionId,
 	TRANSACTION_HINTS,
 	transactionIdProperty,
+	fileIdProperty,
+	readFileId,
 } from './shared';
 import { Transactions } from './transactions';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,
-	{
-		displayName: 'File ID',
-		name: 'fileId',
-		type: 'string',
-		required: true,
-		default: '',
-		description:
-			'ID of a result file (documents → resultFiles → fileId in Get) or of a source file (sourceFiles → ID)',
-	},
+	fileIdProperty(
+		'ID of a result file (documents → resultFiles → fileId in Get) or of a source file (sourceFiles → ID)',
+	),
 	outputFieldProperty(),
 	concurrencyOnlyOptions(),
 ];
@@ -60,19 +54,14 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, ITEM_CONCURRENCY, client);
 	const transactions = new Transactions(this, client);
 	return await runPerItem(
 		this,
 		items,
 		async (itemIndex) => {
 			const transactionId = readTransactionId(this, itemIndex);
-			const fileId = requirePathParameter(
-				this,
-				itemIndex,
-				'File ID',
-				this.getNodeParameter('fileId', itemIndex),
-			);
+			const fileId = readFileId(this, itemIndex);
 			const field = readOutputField(this, itemIndex);
 			const info = await transactions.get(transactionId, itemIndex);
 			const fileName = safeFileName(fileNameOf(info, fileId) ?? fileId);

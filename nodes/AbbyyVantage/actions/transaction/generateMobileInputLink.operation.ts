@@ -8,14 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPreparedPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { readConcurrency, readOptions } from '../common';
-import {
-	concurrencyOnlyOptions,
-	ITEM_CONCURRENCY,
-	readTransactionId,
-	TRANSACTION_HINTS,
-	transactionIdProperty,
-} from './shared';
+import { concurrencyOnlyOptions, ITEM_CONCURRENCY, readRunConcurrency } from '../common';
+import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from './shared';
 
 const properties: INodeProperties[] = [transactionIdProperty, concurrencyOnlyOptions()];
 
@@ -29,7 +23,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, ITEM_CONCURRENCY, client);
 	// Each call issues a new link: every item is checked before the first one is asked for.
 	return await runPreparedPerItem(
 		this,

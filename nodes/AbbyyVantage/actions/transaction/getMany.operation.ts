@@ -12,10 +12,11 @@ import { runPerItem } from '../../helpers/items';
 import { readKeyValues } from '../../helpers/keyValues';
 import { optionalText, requireInteger, requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
+import { choiceOptions, choiceValues } from '../../helpers/choices';
 import { readOptions, readReturnLimit, returnAllProperties, sortedOptions } from '../common';
 import { listTransactions, type ListFilters } from './lists';
 import { readSkillFilter, skillFilterProperty } from '../skill/shared';
-import { choiceOptions, choiceValues, keyValuesOption } from './shared';
+import { keyValuesOption } from './shared';
 
 const LISTS = [
 	{

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { operationError } from '../../helpers/errors';
 import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { concurrencyOption, readConcurrency, readOptions, sortedOptions } from '../common';
+import { concurrencyOption, readOptions, readRunConcurrency, sortedOptions } from '../common';
 import { readResults, readResultOptions, resultOptions } from './results';
 import { readTransactionId, transactionIdProperty } from './shared';
 import { FAILED_STATUSES, Transactions } from './transactions';
@@ -34,7 +34,7 @@ export async function execute(
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
 	const transactions = new Transactions(this, client);
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, CONCURRENCY, client);
 	return await runPerItem(
 		this,
 		items,

@@ -8,14 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type Endpoint, type VantageClient } from '../../transport';
-import { readConcurrency, readOptions } from '../common';
-import {
-	concurrencyOnlyOptions,
-	ITEM_CONCURRENCY,
-	readTransactionId,
-	TRANSACTION_HINTS,
-	transactionIdProperty,
-} from './shared';
+import { concurrencyOnlyOptions, ITEM_CONCURRENCY, readRunConcurrency } from '../common';
+import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from './shared';
 
 /**
  * Get Registration Parameters and Get Skill Parameters: one operation shape for both lists of
@@ -37,7 +31,7 @@ export function parametersOperation(
 			items: INodeExecutionData[],
 			client: VantageClient,
 		): Promise<INodeExecutionData[]> {
-			const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+			const concurrency = readRunConcurrency(this, ITEM_CONCURRENCY, client);
 			return await runPerItem(
 				this,
 				items,

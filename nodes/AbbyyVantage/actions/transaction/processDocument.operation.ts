@@ -18,19 +18,18 @@ import { runPreparedPerItem, type CreatedBy, type ItemOutput } from '../../helpe
 import type { PollSettings } from '../../helpers/polling';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
+import { choiceOptions, choiceValues } from '../../helpers/choices';
 import {
 	concurrencyOption,
 	pollOptions,
-	readConcurrency,
 	readOptions,
 	readPollSettings,
+	readRunConcurrency,
 	sortedOptions,
 } from '../common';
 import { readSkillId, skillProperty } from '../skill/shared';
 import { readResults, readResultOptions, resultOptions, type ResultOptions } from './results';
 import {
-	choiceOptions,
-	choiceValues,
 	imageProcessingOptions,
 	inputFilesProperties,
 	onManualReviewOption,
@@ -266,7 +265,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, CONCURRENCY, client);
 	const mode = requireOption(
 		this,
 		0,

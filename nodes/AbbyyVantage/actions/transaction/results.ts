@@ -13,7 +13,8 @@ import { safeFileName } from '../../helpers/fileNames';
 import { optionalText, requireOption } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import type { TransactionInfo, Transactions } from './transactions';
-import { choiceOptions, choiceValues, TRANSACTION_HINTS } from './shared';
+import { TRANSACTION_HINTS } from './shared';
+import { choiceOptions, choiceValues } from '../../helpers/choices';
 
 /** ResultFileType of the OpenAPI document, with the MIME type each is downloaded as. */
 const RESULT_TYPES: Record<string, string> = {

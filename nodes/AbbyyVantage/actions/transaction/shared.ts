@@ -1,48 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { parseSelection, type FileSelection } from '../../helpers/binaryInput';
 import { readKeyValues, type KeyValue } from '../../helpers/keyValues';
 import { requireOption, requirePathParameter, requireText } from '../../helpers/validation';
-import { concurrencyOption, type ConcurrencyLimits, type PollDefaults } from '../common';
-
-// ------------------------------------------------------------------ option lists
-
-/** An options parameter's choices, written once `as const`: the parameter shows them, checks read them. */
-type Choices = ReadonlyArray<Readonly<INodePropertyOptions> & { value: string }>;
-
-/** The values of `choices`, for `requireOption`. */
-export function choiceValues<const C extends Choices>(choices: C): Array<C[number]['value']> {
-	return choices.map((choice) => choice.value);
-}
-
-/** `choices` as a parameter's `options` (n8n's type is mutable). */
-export function choiceOptions(choices: Choices): INodePropertyOptions[] {
-	return choices.map((choice) => ({ ...choice }));
-}
-
-// ------------------------------------------------------------------ concurrency
-
-/** Per-item operations: one or two requests per input item. */
-export const ITEM_CONCURRENCY: ConcurrencyLimits = { max: 32, what: 'items' };
-
-/** An Options collection holding only Concurrency, for per-item operations without other options. */
-export function concurrencyOnlyOptions(
-	limits: ConcurrencyLimits = ITEM_CONCURRENCY,
-): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [concurrencyOption(limits)],
-	};
-}
+import { choiceOptions, choiceValues } from '../../helpers/choices';
+import { type PollDefaults } from '../common';
 
 /** Advice for transaction requests, by status. */
 export const TRANSACTION_HINTS = {
@@ -67,6 +29,22 @@ export function readTransactionId(ctx: IExecuteFunctions, itemIndex: number): st
 		'Transaction ID',
 		ctx.getNodeParameter('transactionId', itemIndex),
 	);
+}
+
+/** File ID: a result file or a source file of a transaction or document, as Get lists them. */
+export function fileIdProperty(description: string): INodeProperties {
+	return {
+		displayName: 'File ID',
+		name: 'fileId',
+		type: 'string',
+		required: true,
+		default: '',
+		description,
+	};
+}
+
+export function readFileId(ctx: IExecuteFunctions, itemIndex: number): string {
+	return requirePathParameter(ctx, itemIndex, 'File ID', ctx.getNodeParameter('fileId', itemIndex));
 }
 
 export function readDocumentId(

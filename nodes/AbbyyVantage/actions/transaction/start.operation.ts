@@ -3,13 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPreparedPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { readConcurrency, readOptions } from '../common';
-import {
-	concurrencyOnlyOptions,
-	ITEM_CONCURRENCY,
-	readTransactionId,
-	transactionIdProperty,
-} from './shared';
+import { concurrencyOnlyOptions, ITEM_CONCURRENCY, readRunConcurrency } from '../common';
+import { readTransactionId, transactionIdProperty } from './shared';
 import { Transactions } from './transactions';
 
 const properties: INodeProperties[] = [transactionIdProperty, concurrencyOnlyOptions()];
@@ -24,7 +19,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, ITEM_CONCURRENCY, client);
 	const transactions = new Transactions(this, client);
 	// Every item is checked before the first transaction is started (see runPreparedPerItem).
 	return await runPreparedPerItem(

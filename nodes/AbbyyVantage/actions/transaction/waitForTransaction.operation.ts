@@ -6,9 +6,9 @@ import type { VantageClient } from '../../transport';
 import {
 	concurrencyOption,
 	pollOptions,
-	readConcurrency,
 	readOptions,
 	readPollSettings,
+	readRunConcurrency,
 	sortedOptions,
 } from '../common';
 import {
@@ -49,7 +49,7 @@ export async function execute(
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
 	const transactions = new Transactions(this, client);
-	const concurrency = readConcurrency(this, readOptions(this, 0), CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, CONCURRENCY, client);
 	return await runPerItem(
 		this,
 		items,

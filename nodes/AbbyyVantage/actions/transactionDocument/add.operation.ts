@@ -12,11 +12,14 @@ import { apiError } from '../../helpers/errors';
 import { runPreparedPerItem } from '../../helpers/items';
 import { requireInteger } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
-import { readConcurrency, readOptions } from '../common';
 import {
 	concurrencyOnlyOptions,
-	imageProcessingOptions,
 	ITEM_CONCURRENCY,
+	readOptions,
+	readRunConcurrency,
+} from '../common';
+import {
+	imageProcessingOptions,
 	readImageProcessing,
 	readTransactionId,
 	TRANSACTION_HINTS,
@@ -56,7 +59,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, ITEM_CONCURRENCY, client);
 	// Every item is checked before the first document is created (see runPreparedPerItem).
 	return await runPreparedPerItem(
 		this,

@@ -8,36 +8,29 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { safeFileName } from '../../helpers/fileNames';
 import { runPerItem } from '../../helpers/items';
-import { requirePathParameter } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import {
+	concurrencyOnlyOptions,
 	fileItem,
+	ITEM_CONCURRENCY,
 	outputFieldProperty,
-	readConcurrency,
-	readOptions,
 	readOutputField,
+	readRunConcurrency,
 } from '../common';
 import {
-	concurrencyOnlyOptions,
-	ITEM_CONCURRENCY,
 	readDocumentId,
 	readTransactionId,
 	TRANSACTION_HINTS,
 	transactionIdProperty,
+	fileIdProperty,
+	readFileId,
 } from '../transaction/shared';
 import { documentIdProperty } from './shared';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,
 	documentIdProperty,
-	{
-		displayName: 'File ID',
-		name: 'fileId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'ID of the source file, from the document’s sourceFiles (Get)',
-	},
+	fileIdProperty('ID of the source file, from the document’s sourceFiles (Get)'),
 	outputFieldProperty(),
 	concurrencyOnlyOptions(),
 ];
@@ -52,19 +45,14 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, ITEM_CONCURRENCY, client);
 	return await runPerItem(
 		this,
 		items,
 		async (itemIndex) => {
 			const transactionId = readTransactionId(this, itemIndex);
 			const documentId = readDocumentId(this, itemIndex);
-			const fileId = requirePathParameter(
-				this,
-				itemIndex,
-				'File ID',
-				this.getNodeParameter('fileId', itemIndex),
-			);
+			const fileId = readFileId(this, itemIndex);
 			const field = readOutputField(this, itemIndex);
 			const document = await client.request<IDataObject | undefined>({
 				...endpoints.getTransactionDocument(transactionId, documentId),

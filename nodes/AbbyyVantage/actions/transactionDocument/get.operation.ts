@@ -8,10 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { readConcurrency, readOptions } from '../common';
+import { concurrencyOnlyOptions, ITEM_CONCURRENCY, readRunConcurrency } from '../common';
 import {
-	concurrencyOnlyOptions,
-	ITEM_CONCURRENCY,
 	readDocumentId,
 	readTransactionId,
 	TRANSACTION_HINTS,
@@ -35,7 +33,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, ITEM_CONCURRENCY, client);
 	return await runPerItem(
 		this,
 		items,

@@ -9,19 +9,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
 import {
-	readConcurrency,
-	readOptions,
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
 	readReturnLimit,
+	readRunConcurrency,
 	returnAllProperties,
 	upToLimit,
 } from '../common';
-import {
-	concurrencyOnlyOptions,
-	ITEM_CONCURRENCY,
-	readTransactionId,
-	TRANSACTION_HINTS,
-	transactionIdProperty,
-} from '../transaction/shared';
+import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from '../transaction/shared';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,
@@ -39,7 +34,7 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency(this, readOptions(this, 0), ITEM_CONCURRENCY, client);
+	const concurrency = readRunConcurrency(this, ITEM_CONCURRENCY, client);
 	return await runPerItem(
 		this,
 		items,
