@@ -9,8 +9,10 @@ import {
 	nodeParams,
 	processParams,
 	recordDeleteParams,
+	recordParams,
 	rl,
 } from '../helpers/params';
+import { documentWithFile } from '../node/transactionDocument/documents';
 import { FIXTURE, type RouteId, type VantageSimulator } from '../simulator/simulator';
 import { CATALOG } from './shared';
 
@@ -33,6 +35,13 @@ export interface Operation {
 	waits?: boolean;
 	/** The answer's body is not parsed as JSON (files, empty answers): a malformed body is harmless. */
 	ignoresBody?: boolean;
+	/** A file the node parses once downloaded (a result JSON): a truncated one is a readable error, sent once. */
+	parsesFile?: boolean;
+	/**
+	 * The failures a summary reports instead of an error (Catalog Record Add with Continue On
+	 * Fail lists failed records with their reasons), or '' when none.
+	 */
+	failuresIn?: (json: IDataObject) => string;
 	/** What one successful run creates, from the simulator's counters: more than 1 is a duplicate. */
 	created?: (counts: Counts) => number;
 	prepare: () => Promise<{
@@ -280,6 +289,274 @@ export function matrixOperations(f: SimulatorFixture): Operation[] {
 					transactionId: f.sim.createTransaction(FIXTURE.documentSkillId),
 				}),
 			}),
+		},
+		{
+			name: 'Process Document (separate calls) × create',
+			route: 'CreateTransaction',
+			creates: true,
+			requests: 1,
+			created: (c) => c.transactions,
+			prepare: async () => ({
+				items: [invoiceItem('REL-4')],
+				parameters: processParams({}, { uploadMethod: 'separate' }),
+			}),
+		},
+		{
+			name: 'Process Document (separate calls) × add files',
+			route: 'AddFilesToTransaction',
+			creates: true,
+			requests: 1,
+			ignoresBody: true,
+			created: (c) => c.uploads,
+			prepare: async () => ({
+				items: [invoiceItem('REL-5')],
+				parameters: processParams({}, { uploadMethod: 'separate' }),
+			}),
+		},
+		{
+			name: 'Process Document (separate calls) × start',
+			route: 'StartTransaction',
+			creates: true,
+			requests: 1,
+			ignoresBody: true,
+			prepare: async () => ({
+				items: [invoiceItem('REL-6')],
+				parameters: processParams({}, { uploadMethod: 'separate' }),
+			}),
+		},
+		{
+			name: 'Wait For Transaction',
+			route: 'GetTransactionInfo',
+			creates: false,
+			requests: 1,
+			waits: true,
+			prepare: async () => ({
+				parameters: nodeParams('transaction', 'waitForTransaction', {
+					transactionId: f.sim.seedCompletedTransactions(1, {
+						skillId: FIXTURE.documentSkillId,
+					})[0],
+					options: { pollInterval: 1, timeout: 2 },
+				}),
+			}),
+		},
+		{
+			name: 'Transaction Get Results × result file',
+			route: 'DownloadFile',
+			creates: false,
+			requests: 1,
+			ignoresBody: true,
+			parsesFile: true,
+			prepare: async () => ({
+				parameters: nodeParams('transaction', 'getResults', {
+					transactionId: f.sim.seedCompletedTransactions(1, {
+						skillId: FIXTURE.documentSkillId,
+					})[0],
+				}),
+			}),
+		},
+		{
+			name: 'Transaction Get Registration Parameters',
+			route: 'GetTransactionRegistrationParameters',
+			creates: false,
+			requests: 1,
+			prepare: async () => ({
+				parameters: nodeParams('transaction', 'getRegistrationParameters', {
+					transactionId: f.sim.createTransaction(FIXTURE.documentSkillId),
+				}),
+			}),
+		},
+		{
+			name: 'Transaction Get Skill Parameters',
+			route: 'GetTransactionSkillParameters',
+			creates: false,
+			requests: 1,
+			prepare: async () => ({
+				parameters: nodeParams('transaction', 'getSkillParameters', {
+					transactionId: f.sim.createTransaction(FIXTURE.documentSkillId),
+				}),
+			}),
+		},
+		{
+			name: 'Transaction Add Files (to a document)',
+			route: 'AddFilesToTransactionDocument',
+			creates: true,
+			requests: 1,
+			ignoresBody: true,
+			created: (c) => c.uploads,
+			prepare: async () => {
+				const { transactionId, documentId } = await documentWithFile(f);
+				return {
+					items: [invoiceItem('REL-7')],
+					parameters: addFilesParams(transactionId, { options: { documentId } }),
+				};
+			},
+		},
+		{
+			name: 'Transaction Document Get',
+			route: 'GetTransactionDocument',
+			creates: false,
+			requests: 1,
+			prepare: async () => {
+				const { transactionId, documentId } = await documentWithFile(f);
+				return {
+					parameters: nodeParams('transactionDocument', 'get', { transactionId, documentId }),
+				};
+			},
+		},
+		{
+			name: 'Transaction Document Get Many',
+			route: 'GetTransactionDocuments',
+			creates: false,
+			requests: 1,
+			prepare: async () => {
+				const { transactionId } = await documentWithFile(f);
+				return {
+					parameters: nodeParams('transactionDocument', 'getMany', {
+						transactionId,
+						returnAll: true,
+					}),
+				};
+			},
+		},
+		{
+			name: 'Transaction Document Delete',
+			route: 'DeleteTransactionDocument',
+			creates: false,
+			requests: 1,
+			ignoresBody: true,
+			prepare: async () => {
+				const { transactionId, documentId } = await documentWithFile(f);
+				return {
+					parameters: nodeParams('transactionDocument', 'delete', { transactionId, documentId }),
+				};
+			},
+		},
+		{
+			name: 'Transaction Document Download Source File',
+			route: 'DownloadTransactionDocumentSourceFile',
+			creates: false,
+			requests: 1,
+			ignoresBody: true,
+			prepare: async () => {
+				const { transactionId, documentId, fileId } = await documentWithFile(f);
+				return {
+					parameters: nodeParams('transactionDocument', 'downloadSourceFile', {
+						transactionId,
+						documentId,
+						fileId,
+					}),
+				};
+			},
+		},
+		{
+			name: 'Catalog Get Many',
+			route: 'GetCatalogs',
+			creates: false,
+			requests: 1,
+			prepare: async () => ({ parameters: nodeParams('catalog', 'getMany', { returnAll: true }) }),
+		},
+		{
+			name: 'Catalog Get',
+			route: 'GetCatalog',
+			creates: false,
+			requests: 1,
+			prepare: async () => ({
+				parameters: nodeParams('catalog', 'get', { catalogId: rl(CATALOG) }),
+			}),
+		},
+		{
+			name: 'Catalog Clear',
+			route: 'ClearCatalog',
+			creates: false,
+			requests: 1,
+			ignoresBody: true,
+			prepare: async () => {
+				f.sim.seedRecords(CATALOG, ['c1', 'c2']);
+				return {
+					parameters: nodeParams('catalog', 'clear', { catalogId: rl(CATALOG), confirm: true }),
+				};
+			},
+		},
+		{
+			name: 'Catalog Record Add',
+			route: 'AddRecords',
+			creates: false,
+			requests: 1,
+			retriesAtEnd: true,
+			failuresIn: (json) => {
+				const [first] = (json.failedRecords as Array<{ id: string; reasons: string[] }>) ?? [];
+				return first ? `${json.failed} failed, e.g. "${first.id}": ${first.reasons[0]}` : '';
+			},
+			prepare: async () => ({
+				items: [
+					{ recordId: 'add-1', Name: 'First' },
+					{ recordId: 'add-2', Name: 'Second' },
+				],
+				parameters: recordParams('add', CATALOG, { mode: 'aggregate' }),
+			}),
+		},
+		{
+			name: 'Catalog Record Get',
+			route: 'GetRecord',
+			creates: false,
+			requests: 1,
+			prepare: async () => {
+				f.sim.seedRecords(CATALOG, ['get-1']);
+				return {
+					parameters: nodeParams('catalogRecord', 'get', {
+						catalogId: rl(CATALOG),
+						recordId: 'get-1',
+					}),
+				};
+			},
+		},
+		{
+			name: 'Catalog Record Get Many',
+			route: 'GetRecords',
+			creates: false,
+			requests: 1,
+			prepare: async () => {
+				f.sim.seedRecords(CATALOG, ['many-1', 'many-2']);
+				return {
+					parameters: nodeParams('catalogRecord', 'getMany', {
+						catalogId: rl(CATALOG),
+						returnAll: true,
+					}),
+				};
+			},
+		},
+		{
+			name: 'Catalog Record Sync × read',
+			route: 'GetRecords',
+			creates: false,
+			requests: 1,
+			prepare: async () => {
+				f.sim.seedRecords(CATALOG, ['keep', 'gone']);
+				return {
+					items: [
+						{ recordId: 'keep', Name: 'keep' },
+						{ recordId: 'new', Name: 'New' },
+					],
+					parameters: recordParams('sync', CATALOG, { options: { reindex: false } }),
+				};
+			},
+		},
+		{
+			name: 'Catalog Record Sync × write',
+			route: 'AddRecords',
+			creates: false,
+			requests: 1,
+			retriesAtEnd: true,
+			prepare: async () => {
+				f.sim.seedRecords(CATALOG, ['keep', 'gone']);
+				return {
+					items: [
+						{ recordId: 'keep', Name: 'keep' },
+						{ recordId: 'new', Name: 'New' },
+					],
+					parameters: recordParams('sync', CATALOG, { options: { reindex: false } }),
+				};
+			},
 		},
 		{
 			name: 'Skill Get Many',

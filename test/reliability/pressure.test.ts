@@ -7,7 +7,16 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runNode, simulatorCredentials } from '../harness/n8n';
 import { useSimulator } from '../helpers/fixture';
-import { ids, nodeParams, recordDeleteParams, rl } from '../helpers/params';
+import { binaryFile, fileItem, invoiceText } from '../helpers/binary';
+import {
+	addFilesParams,
+	ids,
+	nodeParams,
+	processParams,
+	recordDeleteParams,
+	recordParams,
+	rl,
+} from '../helpers/params';
 import { FIXTURE, VantageSimulator } from '../simulator/simulator';
 import { startedTransaction } from '../node/transaction/flow';
 import { freePort } from './ports';
@@ -269,6 +278,174 @@ describe('under pressure', () => {
 		row(
 			'Credential with Grant Type = Client Credentials',
 			'signed in with client_credentials; catalogs listed; no secret in the run',
+		);
+	});
+
+	test('a date-only End Date is midnight in the workflow’s time zone too', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			timezone: 'Europe/Berlin',
+			parameters: nodeParams('report', 'createExport', {
+				startDate: '2026-11-01',
+				additionalFields: { endDate: '={{ "2026-11-30" }}' },
+			}),
+		});
+		expect(result.error).toBeUndefined();
+		const { filters } = f.sim.requestsTo('CreateTransactionStepsExportRequest')[0].body as {
+			filters: { endDate: string };
+		};
+		expect(filters.endDate).toBe('2026-11-29T23:00:00.000Z');
+		row('End Date "2026-11-30" in Europe/Berlin', `sent as ${filters.endDate}`);
+	});
+
+	test.each([
+		[
+			'Transaction Create: item 2 has an empty registration parameter key',
+			(i: number) => ({ key: i === 2 ? '' : 'Source' }),
+			nodeParams('transaction', 'create', {
+				skillId: rl(FIXTURE.documentSkillId),
+				options: {
+					registrationParameters: { parameter: [{ key: '={{ $json.key }}', value: 'x' }] },
+				},
+			}),
+			'CreateTransaction' as const,
+		],
+		[
+			'Transaction Document Add: item 2 names an empty transaction ID',
+			(i: number) => ({ tx: i === 2 ? '' : 'tx-known' }),
+			nodeParams('transactionDocument', 'add', { transactionId: '={{ $json.tx }}' }),
+			'CreateTransactionDocument' as const,
+		],
+		[
+			'Reindex: item 2 names an empty catalog',
+			(i: number) => ({ catalog: i === 2 ? '' : CATALOG }),
+			nodeParams('catalog', 'reindex', {
+				catalogId: rl('={{ $json.catalog }}'),
+				waitForCompletion: false,
+			}),
+			'StartCatalogReindex' as const,
+		],
+		[
+			'Catalog Record Add: item 2 has a value of 300 characters',
+			(i: number) => ({ recordId: `r${i}`, Name: i === 2 ? 'x'.repeat(300) : `N${i}` }),
+			recordParams('add', CATALOG),
+			'AddRecords' as const,
+		],
+		[
+			'Catalog Record Sync: item 2 has a value of 300 characters',
+			(i: number) => ({ recordId: `r${i}`, Name: i === 2 ? 'x'.repeat(300) : `N${i}` }),
+			recordParams('sync', CATALOG, { options: { reindex: false } }),
+			'AddRecords' as const,
+		],
+	])('%s: nothing is sent for items 0–1 either', async (scenario, item, parameters, route) => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [0, 1, 2].map((i) => item(i) as IDataObject),
+			parameters,
+		});
+		expect(result.error?.message).toMatch(/\[item 2\]$/);
+		expect(f.sim.requestsTo(route)).toHaveLength(0);
+		row(scenario, `refused before any ${route} request; error names item 2`);
+	});
+
+	test('Vantage refuses item 2 of 3: the error names what items 0 and 1 created', async () => {
+		f.sim.injectFault(
+			'CreateTransaction',
+			{ kind: 'status', status: 400, body: { title: 'Bad', status: 400, detail: 'Refused' } },
+			1,
+			2,
+		);
+		const result = await runNode({
+			credentials: f.store,
+			items: [{}, {}, {}],
+			parameters: nodeParams('transaction', 'create', {
+				skillId: rl(FIXTURE.documentSkillId),
+				options: { concurrency: 1 },
+			}),
+		});
+		expect(result.error?.message).toMatch(/Refused \[item 2\]$/);
+		const created = f.sim
+			.requestsTo('CreateTransaction')
+			.filter((r) => r.status === 201 || r.status === 200);
+		expect(created).toHaveLength(2);
+		expect(result.error?.description).toMatch(
+			/other items had created: transaction \S+ \(item 0\), transaction \S+ \(item 1\)/,
+		);
+		row(
+			'Transaction Create for 3 items, Vantage refuses item 2 (400)',
+			'the error names the 2 transactions items 0 and 1 created',
+		);
+	});
+
+	test('Process Document keeps polling through a 429, a 503 and a dropped connection', async () => {
+		f.sim.injectFault('GetTransactionInfo', { kind: 'status', status: 429 });
+		f.sim.injectFault('GetTransactionInfo', { kind: 'status', status: 503 });
+		f.sim.injectFault('GetTransactionInfo', { kind: 'reset' });
+		const result = await runNode({
+			credentials: f.store,
+			items: [fileItem(binaryFile('P-1.pdf', invoiceText({ number: 'P-1' })))],
+			// No retries inside one poll: each fault fails a whole poll.
+			parameters: {
+				...processParams({}, { maxPollInterval: 1 }),
+				requestOptions: { maxRetries: 0 },
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ status: 'Processed', failedPolls: 3 });
+		row(
+			'Process Document: three status checks fail (429, 503, reset)',
+			'Processed; failedPolls: 3',
+		);
+	});
+
+	test('Per Item Delete with Reindex After Delete: each catalog reindexed once, after all items', async () => {
+		f.sim.addCatalog('Other');
+		f.sim.seedRecords(CATALOG, ['a', 'b']);
+		f.sim.seedRecords('Other', ['x']);
+		const result = await runNode({
+			credentials: f.store,
+			items: [
+				{ catalog: CATALOG, ids: ['a'] },
+				{ catalog: 'Other', ids: ['x'] },
+				{ catalog: CATALOG, ids: ['b'] },
+			],
+			parameters: recordDeleteParams(CATALOG, {
+				mode: 'perItem',
+				catalogId: rl('={{ $json.catalog }}'),
+				options: { reindexAfterDelete: true },
+			}),
+		});
+		expect(result.error).toBeUndefined();
+		const reindexes = f.sim.requestsTo('StartCatalogReindex').map((r) => r.params.catalogId);
+		expect(reindexes.sort()).toEqual([CATALOG, 'Other'].sort());
+		const order = f.sim.requests
+			.filter((r) => r.route === 'DeleteRecords' || r.route === 'StartCatalogReindex')
+			.map((r) => r.route);
+		expect(order.lastIndexOf('DeleteRecords')).toBeLessThan(order.indexOf('StartCatalogReindex'));
+		row(
+			'Per Item Delete of 3 items over 2 catalogs, Reindex After Delete',
+			'2 reindexes, both after the last delete',
+		);
+	});
+
+	test('a source file uploaded with an unsafe name is downloaded under a safe file name', async () => {
+		const transactionId = f.sim.createTransaction(FIXTURE.processSkillId);
+		await runNode({
+			credentials: f.store,
+			items: [fileItem(binaryFile('inv:01/02?.pdf', 'bytes'))],
+			parameters: addFilesParams(transactionId),
+		});
+		const [file] = f.sim.transaction(transactionId)!.files;
+		const result = await runNode({
+			credentials: f.store,
+			parameters: nodeParams('transaction', 'downloadFile', { transactionId, fileId: file.id }),
+		});
+		expect(result.error).toBeUndefined();
+		const fileName = result.items[0].binary!.data.fileName!;
+		expect(fileName).not.toMatch(/[/\\:*?"<>|]/);
+		row(
+			'Add Files, then Download File of a source file uploaded as "inv:01/02?.pdf"',
+			`stored by Vantage as ${file.name}; output file name ${fileName} (the node's own rule for unsafe names: test/node/helpers/fileNames.test.ts)`,
 		);
 	});
 });
