@@ -15,34 +15,6 @@ export function* chunksOf<T>(values: Iterable<T>, size: number): Generator<T[]> 
 	if (current.length) yield current;
 }
 
-/**
- * The values of `lists` once each, in order, cut into arrays of at most `size` as they are asked
- * for; `seen` ends up holding every distinct value. A tight loop per batch rather than a
- * generator per value: a million IDs go through here.
- */
-export function uniqueBatches<T>(lists: T[][], size: number, seen: Set<T>): Iterable<T[]> {
-	let list = 0;
-	let position = 0;
-	const next = (): IteratorResult<T[]> => {
-		const batch: T[] = [];
-		while (list < lists.length && batch.length < size) {
-			const values = lists[list];
-			while (position < values.length && batch.length < size) {
-				const value = values[position++];
-				const before = seen.size;
-				seen.add(value);
-				if (seen.size !== before) batch.push(value);
-			}
-			if (position >= values.length) {
-				list++;
-				position = 0;
-			}
-		}
-		return batch.length ? { done: false, value: batch } : { done: true, value: undefined };
-	};
-	return { [Symbol.iterator]: () => ({ next }) };
-}
-
 /** Split values into arrays of at most `size`, straight from the iterable (no copy of it all). */
 export function chunk<T>(values: Iterable<T>, size: number): T[][] {
 	return [...chunksOf(values, size)];

@@ -4,7 +4,10 @@ import { endpoints, type VantageClient } from '../../transport';
 import { CATALOG_HINTS } from '../catalog/shared';
 import { endOfRunRetry } from './writer';
 
-/** Delete ids in batches of `batchSize` (idempotent: Vantage ignores ids that do not exist). */
+/**
+ * Delete ids in batches of `batchSize` (idempotent: Vantage ignores ids that do not exist), cut
+ * from `ids` as they can be sent.
+ */
 export async function deleteIds(
 	client: VantageClient,
 	catalogId: string,
@@ -12,22 +15,8 @@ export async function deleteIds(
 	batchSize: number,
 	concurrency: number,
 ): Promise<BatchRun> {
-	return await deleteBatches(client, catalogId, chunksOf(ids, batchSize), concurrency);
-}
-
-/**
- * Delete batches of ids as they come: each batch is taken from `batches` only when it can be
- * sent, so producing them (e.g. removing duplicates from a million ids) runs while earlier
- * batches wait for their answers.
- */
-export async function deleteBatches(
-	client: VantageClient,
-	catalogId: string,
-	batches: Iterable<string[]>,
-	concurrency: number,
-): Promise<BatchRun> {
 	return await runBatches(
-		batches,
+		chunksOf(ids, batchSize),
 		concurrency,
 		async (batch, index) => {
 			// Sent without the item: a batch's reason is reported once, in the item's summary.
