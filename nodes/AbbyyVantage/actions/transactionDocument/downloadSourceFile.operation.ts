@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { safeFileName } from '../../helpers/fileNames';
@@ -25,7 +20,7 @@ import {
 	fileIdProperty,
 	readFileId,
 } from '../transaction/shared';
-import { documentIdProperty } from './shared';
+import { documentIdProperty, readDocument } from './shared';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,
@@ -54,13 +49,8 @@ export async function execute(
 			const documentId = readDocumentId(this, itemIndex);
 			const fileId = readFileId(this, itemIndex);
 			const field = readOutputField(this, itemIndex);
-			const document = await client.request<IDataObject | undefined>({
-				...endpoints.getTransactionDocument(transactionId, documentId),
-				itemIndex,
-				action: `reading document ${documentId} of transaction ${transactionId}`,
-				hints: TRANSACTION_HINTS,
-			});
-			const sourceFiles = Array.isArray(document?.sourceFiles)
+			const document = await readDocument(client, transactionId, documentId, itemIndex);
+			const sourceFiles = Array.isArray(document.sourceFiles)
 				? (document.sourceFiles as Array<{ id?: string; name?: string }>)
 				: [];
 			const fileName = safeFileName(sourceFiles.find((f) => f.id === fileId)?.name ?? fileId);

@@ -1,21 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
-import { endpoints, type VantageClient } from '../../transport';
+import type { VantageClient } from '../../transport';
 import { concurrencyOnlyOptions, ITEM_CONCURRENCY, readRunConcurrency } from '../common';
-import {
-	readDocumentId,
-	readTransactionId,
-	TRANSACTION_HINTS,
-	transactionIdProperty,
-} from '../transaction/shared';
-import { documentIdProperty } from './shared';
+import { readDocumentId, readTransactionId, transactionIdProperty } from '../transaction/shared';
+import { documentIdProperty, readDocument } from './shared';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,
@@ -40,13 +30,8 @@ export async function execute(
 		async (itemIndex) => {
 			const transactionId = readTransactionId(this, itemIndex);
 			const documentId = readDocumentId(this, itemIndex);
-			const document = await client.request<IDataObject | undefined>({
-				...endpoints.getTransactionDocument(transactionId, documentId),
-				itemIndex,
-				action: `reading document ${documentId} of transaction ${transactionId}`,
-				hints: TRANSACTION_HINTS,
-			});
-			return { json: { transactionId, documentId, ...(document ?? {}) } };
+			const document = await readDocument(client, transactionId, documentId, itemIndex);
+			return { json: { transactionId, documentId, ...document } };
 		},
 		concurrency,
 	);

@@ -1,4 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { endpoints, type VantageClient } from '../../transport';
+import { TRANSACTION_HINTS } from '../transaction/shared';
 
 export const documentIdProperty: INodeProperties = {
 	displayName: 'Document ID',
@@ -9,3 +12,19 @@ export const documentIdProperty: INodeProperties = {
 	placeholder: 'e.g. 6b29fc40-ca47-1067-b31d-00dd010662da',
 	description: 'ID of the document in the transaction, as returned by Add or Get Many',
 };
+
+/** One document of a transaction (GetTransactionDocument): its fields and sourceFiles. */
+export async function readDocument(
+	client: VantageClient,
+	transactionId: string,
+	documentId: string,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const document = await client.request<IDataObject | undefined>({
+		...endpoints.getTransactionDocument(transactionId, documentId),
+		itemIndex,
+		action: `reading document ${documentId} of transaction ${transactionId}`,
+		hints: TRANSACTION_HINTS,
+	});
+	return document ?? {};
+}
