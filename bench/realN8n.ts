@@ -6,7 +6,16 @@
  * while the memory of n8n's processes (the main process and its task runner) is sampled.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import {
+	closeSync,
+	existsSync,
+	mkdirSync,
+	openSync,
+	readdirSync,
+	readFileSync,
+	rmdirSync,
+	writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 import {
@@ -81,6 +90,8 @@ function children(pid: number): number[] {
 
 export interface N8nRun {
 	code: number;
+	/** The signal that ended n8n, if one did (SIGKILL from the kernel when a cgroup ran out). */
+	signal: NodeJS.Signals | null;
 	stdout: string;
 	stderr: string;
 	ms: number;
@@ -92,11 +103,86 @@ export interface N8nRun {
 	treePeakMB: number;
 }
 
-/** Run an `n8n` CLI command in the instance, sampling the memory of its processes. */
+/**
+ * A memory cgroup (v1 `memory` controller, or v2) with a hard limit: what a container with that
+ * memory budget gives its processes. Node sizes its default V8 heap from such a limit (560 MB at
+ * 1 GiB with Node 24), as it would inside a 1 GB container. Undefined where this machine does not
+ * let the bench create one (not root, no memory controller).
+ */
+export interface MemoryCgroup {
+	/** The folder whose `cgroup.procs` takes a process. */
+	path: string;
+	limitMB: number;
+	/** The most the cgroup held (all its processes, page cache included) since the last reset. */
+	peakMB(): number;
+	/** How often the limit was reached (the kernel then reclaimed memory); v1 only, else NaN. */
+	limitHits(): number;
+	/** Clear the peak and the count before a run. */
+	reset(): void;
+	remove(): void;
+}
+
+export function memoryCgroup(name: string, limitMB: number): MemoryCgroup | undefined {
+	const bytes = String(limitMB * 2 ** 20);
+	const read = (file: string) => Number(readFileSync(file, 'utf8').trim());
+	const tryWrite = (file: string, value: string) => {
+		try {
+			writeFileSync(file, value);
+		} catch {
+			// the file does not exist in this kernel's controller, or is read-only
+		}
+	};
+	try {
+		const v1 = '/sys/fs/cgroup/memory';
+		if (existsSync(join(v1, 'memory.limit_in_bytes'))) {
+			const path = join(v1, name);
+			mkdirSync(path, { recursive: true });
+			writeFileSync(join(path, 'memory.limit_in_bytes'), bytes);
+			tryWrite(join(path, 'memory.memsw.limit_in_bytes'), bytes); // no swapping past it
+			return {
+				path,
+				limitMB,
+				peakMB: () => read(join(path, 'memory.max_usage_in_bytes')) / 2 ** 20,
+				limitHits: () => read(join(path, 'memory.failcnt')),
+				reset() {
+					writeFileSync(join(path, 'memory.max_usage_in_bytes'), '0');
+					writeFileSync(join(path, 'memory.failcnt'), '0');
+				},
+				remove: () => rmdirSync(path),
+			};
+		}
+		const v2 = '/sys/fs/cgroup';
+		if (existsSync(join(v2, 'cgroup.controllers'))) {
+			tryWrite(join(v2, 'cgroup.subtree_control'), '+memory');
+			const path = join(v2, name);
+			mkdirSync(path, { recursive: true });
+			writeFileSync(join(path, 'memory.max'), bytes);
+			tryWrite(join(path, 'memory.swap.max'), '0');
+			const peakFile = join(path, 'memory.peak');
+			return {
+				path,
+				limitMB,
+				peakMB: () => (existsSync(peakFile) ? read(peakFile) / 2 ** 20 : NaN),
+				limitHits: () => NaN,
+				reset: () => tryWrite(peakFile, 'reset'),
+				remove: () => rmdirSync(path),
+			};
+		}
+	} catch {
+		return undefined;
+	}
+	return undefined;
+}
+
+/**
+ * Run an `n8n` CLI command in the instance, sampling the memory of its processes; with a cgroup,
+ * n8n starts inside it (a shell joins it, then becomes n8n).
+ */
 export async function runN8n(
 	instance: N8nInstance,
 	args: string[],
 	timeoutMs = 600_000,
+	cgroup?: MemoryCgroup,
 ): Promise<N8nRun> {
 	const started = Date.now();
 	return await new Promise((resolveRun) => {
@@ -104,7 +190,19 @@ export async function runN8n(
 		// the run JSON of a large execution short; writes to a file are complete when it exits.
 		const stdoutFile = join(BENCH_WORK, 'n8n-stdout.txt');
 		const fd = openSync(stdoutFile, 'w');
-		const child = spawn(N8N_BIN, args, {
+		const [command, commandArgs] = cgroup
+			? [
+					'/bin/sh',
+					[
+						'-c',
+						'echo $$ > "$0" && exec "$@"',
+						join(cgroup.path, 'cgroup.procs'),
+						N8N_BIN,
+						...args,
+					],
+				]
+			: [N8N_BIN, args];
+		const child = spawn(command, commandArgs, {
 			env: instance.env,
 			cwd: BENCH_WORK,
 			stdio: ['ignore', fd, 'pipe'],
@@ -132,11 +230,12 @@ export async function runN8n(
 		};
 		const sampler = setInterval(sample, 100);
 		const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-		child.on('close', (code) => {
+		child.on('close', (code, signal) => {
 			clearInterval(sampler);
 			clearTimeout(timer);
 			resolveRun({
 				code: code ?? -1,
+				signal,
 				stdout: readFileSync(stdoutFile, 'utf8'),
 				stderr,
 				ms: Date.now() - started,
