@@ -97,14 +97,14 @@ function triggerOf(ctx: IPollFunctions): string {
 	return `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().name}`;
 }
 
-/** Triggers polling right now in this process. */
+/** Triggers polling right now in this n8n instance. */
 const polling = new Set<string>();
 
 /**
- * The cursor this process last wrote for each trigger. With n8n's durable poll cursors each poll
+ * The cursor this n8n instance last wrote for each trigger. With n8n's durable poll cursors each poll
  * reads the cursor from the database, where the events of the previous poll are committed one
  * by one with their executions, some still on their way (or landed out of order) when the next
- * poll starts; what this process has handed to n8n counts as emitted too. Without durable
+ * poll starts; what this instance has handed to n8n counts as emitted too. Without durable
  * cursors this is the very object in the workflow's static data, so it costs no memory.
  */
 const handedOff = new Map<string, StoredCursor>();
@@ -115,7 +115,7 @@ const handedOff = new Map<string, StoredCursor>();
  * with `void executePollTrigger()`; the durable scheduler fires each task on its own), and two
  * polls reading one cursor would both emit its new events. The overlapping poll emits nothing and
  * leaves the cursor as it is: the running one takes care of everything. Poll Times crons run on
- * the leader main only (n8n-core ScheduledTaskManager), so a lock in this process is enough; with
+ * the leader main only (n8n-core ScheduledTaskManager), so a lock in this instance is enough; with
  * the durable scheduler in a multi-main setup, polls can run on other mains, which it cannot see.
  */
 export async function oneAtATime(
@@ -134,7 +134,7 @@ export async function oneAtATime(
 
 /**
  * The cursor of `key`, or undefined on first activation (or after the event or its filters were
- * changed). In trigger mode a stored cursor is completed with what this process has handed to n8n
+ * changed). In trigger mode a stored cursor is completed with what this instance has handed to n8n
  * since (see handedOff).
  */
 export function readCursor(ctx: IPollFunctions, key: CursorKey): StoredCursor | undefined {

@@ -1,33 +1,50 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { invalid } from './errors';
+import { isBlank } from './validation';
 
 const LOCAL_DATE_TIME =
 	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
 // An offset only follows a time: the "-01" of a date-only "2026-11-01" is its day.
 const HAS_OFFSET = /[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
 
+type WallClockPart = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second';
+
+/** One formatter per time zone: building one costs far more than formatting with it. */
+const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall clock in `timeZone` at `utcMs`: year, month (1–12), day, hour (0–23), minute, second. */
+export function wallClock(utcMs: number, timeZone: string): Record<WallClockPart, number> {
+	let format = wallClockFormats.get(timeZone);
+	if (!format) {
+		format = new Intl.DateTimeFormat('en-US', {
+			timeZone,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			second: '2-digit',
+		});
+		wallClockFormats.set(timeZone, format);
+	}
+	const parts = format.formatToParts(new Date(utcMs));
+	const get = (type: WallClockPart) => Number(parts.find((p) => p.type === type)?.value);
+	return {
+		year: get('year'),
+		month: get('month'),
+		day: get('day'),
+		hour: get('hour'),
+		minute: get('minute'),
+		second: get('second'),
+	};
+}
+
 /** Offset of `timeZone` from UTC at `utcMs`, in milliseconds. */
 function zoneOffset(utcMs: number, timeZone: string): number {
-	const parts = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-	}).formatToParts(new Date(utcMs));
-	const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-	const asUtc = Date.UTC(
-		get('year'),
-		get('month') - 1,
-		get('day'),
-		get('hour'),
-		get('minute'),
-		get('second'),
-	);
+	const { year, month, day, hour, minute, second } = wallClock(utcMs, timeZone);
+	const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
 	return asUtc - Math.floor(utcMs / 1000) * 1000;
 }
 
@@ -102,9 +119,7 @@ export function optionalUtcDateTime(
 	displayName: string,
 	value: unknown,
 ): string | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	if (typeof value === 'string' && value.trim() === '') return undefined;
-	return toUtcDateTime(ctx, itemIndex, displayName, value);
+	return isBlank(value) ? undefined : toUtcDateTime(ctx, itemIndex, displayName, value);
 }
 
 /**

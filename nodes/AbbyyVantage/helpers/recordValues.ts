@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { wallClock } from './dates';
+
 /**
  * Catalog values: the API stores every column value as an array of strings (RecordModel
  * `fields: { [column]: string[] }`). Columns are Text, Double, Integer or Date (ColumnType).
@@ -66,14 +68,9 @@ function isValidDate(value: { toISO: () => string | null } | Date): boolean {
 
 /** The calendar day (YYYY-MM-DD) of an instant in `timeZone`. */
 function dayIn(date: Date, timeZone: string): string {
-	const parts = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-	}).formatToParts(date);
-	const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-	return `${get('year').padStart(4, '0')}-${get('month')}-${get('day')}`;
+	const { year, month, day } = wallClock(date.getTime(), timeZone);
+	const two = (n: number) => String(n).padStart(2, '0');
+	return `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}`;
 }
 
 /** One value as the column type expects it: invariant numbers, ISO dates (inferred format). */

@@ -39,9 +39,14 @@ export function optionalText(
 	displayName: string,
 	value: unknown,
 ): string | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	if (typeof value === 'string' && value.trim() === '') return undefined;
-	return requireText(ctx, itemIndex, displayName, value);
+	return isBlank(value) ? undefined : requireText(ctx, itemIndex, displayName, value);
+}
+
+/** An optional parameter left empty: undefined, null, or text of only whitespace. */
+export function isBlank(value: unknown): boolean {
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 /** The value of a resource locator (`{ __rl, mode, value }`), or the value itself when it is plain. */
