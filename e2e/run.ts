@@ -11,7 +11,8 @@ import { basename, join } from 'node:path';
 import { FIXTURE, type RouteId, type VantageSimulator } from '../test/simulator/simulator';
 import { check, finish } from './lib/checks';
 import { sha256File, xlsxRecords } from './lib/files';
-import { n8n, parseRun, type N8nInstance } from './lib/n8n';
+import { errorSuite } from './errors';
+import { hostVersions, n8n, parseRun, type N8nInstance } from './lib/n8n';
 import { ATTACHMENTS, INVOICES, NOT_AN_INVOICE, type SampleInvoice } from './lib/samples';
 import { CLEANUP_CATALOG, REPORT_FILES, setUp, type Setup } from './lib/setup';
 import {
@@ -602,6 +603,7 @@ async function main(): Promise<void> {
 	const started = Date.now();
 	const setup = await setUp({ includeE2eWorkflows: true });
 	const { instance, sim, transactionId, folders } = setup;
+	console.log(`\n[e2e] ${hostVersions().label}`);
 
 	console.log('\nexamples/catalog-cleanup.json');
 	const cleanup = await execute(instance, 'vantageExCleanup01');
@@ -1002,6 +1004,8 @@ async function main(): Promise<void> {
 			}
 		},
 	);
+
+	await errorSuite(setup);
 
 	// The trigger inside n8n started as a server, on the same user folder (./trigger.ts).
 	await triggerSuite(setup);

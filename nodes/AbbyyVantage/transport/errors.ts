@@ -1,33 +1,36 @@
 import type { INode, JsonObject, NodeApiError } from 'n8n-workflow';
 
-import {
-	bodyText,
-	jsonObjectOf,
-	SIGN_IN_ERROR_NAME,
-} from '../../../credentials/AbbyyVantageApi.endpoints';
+import { bodyText, jsonObjectOf } from '../../../credentials/AbbyyVantageApi.endpoints';
 import { apiError } from '../helpers/errors';
 import { isTransient, notProcessed } from './retry';
 
 /**
- * What went wrong with one HTTP attempt, read from whatever n8n threw. Only these facts survive:
- * the original error carries the request config, whose headers hold the access token.
+ * What went wrong with one HTTP attempt. Only these facts are kept: n8n's error carries the
+ * request config, whose headers hold the access token.
  */
 export interface Failure {
-	kind: 'http' | 'network' | 'timeout' | 'malformed' | 'signIn' | 'cancelled';
+	/**
+	 * `http`: Vantage answered with an error status. `network`: the socket failed with an error
+	 * code. `unclassified`: n8n threw without an answer and without a code to tell why.
+	 */
+	kind: 'http' | 'network' | 'timeout' | 'malformed' | 'signIn' | 'unclassified' | 'cancelled';
 	status?: number;
 	/** Parsed error body (ProblemDetails for Vantage), when there was one. */
 	body?: JsonObject;
 	retryAfter?: string;
+	/** The socket's error code (ECONNREFUSED…), only as the error carried it; never assumed. */
 	code?: string;
 	message?: string;
 }
 
-interface ErrorLike {
-	name?: string;
-	code?: string;
-	message?: string;
-	cause?: unknown;
-	response?: { status?: number; data?: unknown; headers?: unknown };
+/** Characters of the service's (or n8n's) words kept in a message: its size must not grow with the input. */
+const DETAIL_MAX = 500;
+
+/** What n8n's HTTP helper returns with `returnFullResponse`. */
+export interface FullResponse {
+	statusCode: number;
+	headers?: unknown;
+	body?: unknown;
 }
 
 function header(headers: unknown, name: string): string | undefined {
@@ -45,38 +48,54 @@ export function parseJsonBody(data: unknown): JsonObject | undefined {
 	return text.trim() ? { message: text.slice(0, 500) } : undefined;
 }
 
-/** Walk n8n's wrappers (NodeApiError → AxiosError → …) to the facts of the failure. */
-export function describeFailure(error: unknown): Failure {
-	const chain: ErrorLike[] = [];
+/** An answer that is not 2xx, read from the response itself: status, body and Retry-After. */
+export function httpFailure({ statusCode, headers, body }: FullResponse): Failure {
+	return {
+		kind: 'http',
+		status: statusCode,
+		body: parseJsonBody(body),
+		retryAfter: header(headers, 'retry-after'),
+	};
+}
+
+interface ErrorLike {
+	code?: unknown;
+	httpCode?: unknown;
+	message?: unknown;
+	cause?: unknown;
+}
+
+/** Axios' codes for a request that ran out of time. */
+const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT']);
+
+/** A socket or HTTP-client error code (ECONNRESET, ERR_NETWORK), as opposed to a status. */
+function errorCode(value: unknown): string | undefined {
+	return typeof value === 'string' && /^E[A-Z_]+$/.test(value) ? value : undefined;
+}
+
+/**
+ * A request that ended without an HTTP answer: n8n's helper threw (every answer, error statuses
+ * included, is returned, not thrown). The socket's error code is taken where an error carries
+ * one: n8n's NodeApiError keeps it as `httpCode` (n8n-workflow 1.83 – 2.41), and what it wraps as
+ * `code` where n8n keeps the wrapped error (not 1.99 – 1.120). Without one the failure stays
+ * unclassified, with n8n's own message: no code is ever assumed. A request that ran for the whole
+ * timeout timed out, whatever the error says.
+ */
+export function thrownFailure(error: unknown, elapsedMs: number, timeoutMs: number): Failure {
+	let code: string | undefined;
 	let current: unknown = error;
-	for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
-		chain.push(current as ErrorLike);
-		current = (current as ErrorLike).cause;
+	for (let depth = 0; !code && current && typeof current === 'object' && depth < 5; depth++) {
+		const e = current as ErrorLike;
+		code = errorCode(e.code) ?? errorCode(e.httpCode);
+		current = e.cause;
 	}
-	const signIn = chain.find((e) => e.name === SIGN_IN_ERROR_NAME);
-	if (signIn) return { kind: 'signIn', message: signIn.message };
-	const withResponse = chain.find((e) => e.response && typeof e.response.status === 'number');
-	if (withResponse?.response) {
-		const { status, data, headers } = withResponse.response;
-		return {
-			kind: 'http',
-			status,
-			body: parseJsonBody(data),
-			retryAfter: header(headers, 'retry-after'),
-		};
-	}
-	const code = chain.map((e) => e.code).find((c) => typeof c === 'string');
-	const message = chain.map((e) => e.message).find((m) => typeof m === 'string' && m !== '');
-	if (
-		code === 'ERR_CANCELED' ||
-		chain.some((e) => e.name === 'CanceledError' || e.name === 'AbortError')
-	) {
-		return { kind: 'cancelled', code };
-	}
-	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(message ?? '')) {
-		return { kind: 'timeout', code };
-	}
-	return { kind: 'network', code: code ?? 'ECONNRESET', message };
+	if ((code && TIMEOUT_CODES.has(code)) || elapsedMs >= timeoutMs) return { kind: 'timeout', code };
+	if (code) return { kind: 'network', code };
+	const message = (error as ErrorLike | undefined)?.message;
+	return {
+		kind: 'unclassified',
+		message: typeof message === 'string' && message ? message.slice(0, DETAIL_MAX) : undefined,
+	};
 }
 
 const STATUS_SUMMARY: Record<number, string> = {
@@ -87,9 +106,6 @@ const STATUS_SUMMARY: Record<number, string> = {
 	409: 'ABBYY Vantage reported a conflict',
 	429: 'ABBYY Vantage is limiting the request rate',
 };
-
-/** Characters of the service's own words kept in a message: its size must not grow with the input. */
-const DETAIL_MAX = 500;
 
 /**
  * The service's own words: ProblemDetails `detail`, else `title` plus validation `errors`, cut
@@ -191,6 +207,9 @@ export function toNodeApiError(
 		case 'malformed':
 			summary = 'ABBYY Vantage sent a response that is not valid JSON';
 			break;
+		case 'unclassified':
+			summary = `The request to ABBYY Vantage failed without an answer: ${failure.message ?? 'n8n gave no reason'}`;
+			break;
 		default:
 			summary = `Could not reach ABBYY Vantage: ${NETWORK_SUMMARY[failure.code ?? ''] ?? 'the connection failed'}`;
 	}
@@ -203,6 +222,7 @@ export function toNodeApiError(
 	// A refused connection never left; anything else may have reached Vantage.
 	const ambiguous =
 		(failure.kind === 'network' && !notProcessed(failure)) ||
+		failure.kind === 'unclassified' ||
 		failure.kind === 'timeout' ||
 		failure.kind === 'malformed' ||
 		(failure.kind === 'http' && (failure.status ?? 0) >= 500);

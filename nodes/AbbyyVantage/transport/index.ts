@@ -10,10 +10,21 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { baseUrlProblem, resolveBaseUrl } from '../../../credentials/AbbyyVantageApi.endpoints';
+import {
+	baseUrlProblem,
+	redact,
+	resolveBaseUrl,
+	takeSignInFailure,
+} from '../../../credentials/AbbyyVantageApi.endpoints';
 import { CancelledError, pause } from '../helpers/time';
 import type { Endpoint } from './endpoints';
-import { describeFailure, toNodeApiError, type Failure } from './errors';
+import {
+	httpFailure,
+	thrownFailure,
+	toNodeApiError,
+	type Failure,
+	type FullResponse,
+} from './errors';
 import { AUTO_LIMITS, RequestLimiter, sharedLimiter, type Slot } from './limiter';
 import { MALFORMED, parseResponse, toBuffer } from './response';
 import {
@@ -69,6 +80,13 @@ export interface UploadBody {
 	length?: number;
 }
 
+/** Where requests go, and the token renewal that signs in again after a 401. */
+interface Connection {
+	baseUrl: string;
+	/** Signing in again after a 401, once for all requests in flight. */
+	tokens: TokenRenewal;
+}
+
 /** What one HTTP attempt gave: the parsed answer, or what went wrong. */
 type Attempt<T> =
 	| { ok: true; value: T }
@@ -86,7 +104,7 @@ type Attempt<T> =
  * token expiry for all requests in flight, and turns failures into NodeApiErrors without secrets.
  */
 export class VantageClient {
-	private baseUrl?: string;
+	private connection?: Connection;
 
 	/** The first request runs alone, so a run over many items signs in once, not once per item. */
 	private firstRequest?: Promise<unknown>;
@@ -101,9 +119,6 @@ export class VantageClient {
 	private credentialsOption?: IAdditionalCredentialOptions;
 
 	private nodeCopy?: INode;
-
-	/** Signing in again after a 401, once for all requests in flight (needs a stored credential). */
-	private tokenRenewal?: TokenRenewal;
 
 	private limiterInUse?: RequestLimiter;
 
@@ -153,8 +168,9 @@ export class VantageClient {
 		return await this.send<T>(req);
 	}
 
-	private async resolveBaseUrl(itemIndex?: number): Promise<string> {
-		if (this.baseUrl) return this.baseUrl;
+	/** The base URL and the token renewal of this run, from the credential read once. */
+	private async connect(itemIndex?: number): Promise<Connection> {
+		if (this.connection) return this.connection;
 		const credentials = await this.ctx.getCredentials(CREDENTIAL_TYPE);
 		this.credentials = credentials;
 		const problem = baseUrlProblem(credentials);
@@ -164,20 +180,19 @@ export class VantageClient {
 				description: 'Open the ABBYY Vantage credential and correct Region or Base URL.',
 			});
 		}
-		this.baseUrl = resolveBaseUrl(credentials);
-		const credentialId = this.node.credentials?.[CREDENTIAL_TYPE]?.id;
-		if (credentialId) {
-			this.tokenRenewal = new TokenRenewal(
+		this.connection = {
+			baseUrl: resolveBaseUrl(credentials),
+			tokens: new TokenRenewal(
 				credentials,
-				credentialId,
+				this.node.credentials?.[CREDENTIAL_TYPE]?.id ?? undefined,
 				async () => (await this.ctx.getCredentials(CREDENTIAL_TYPE)).accessToken,
-			);
-		}
-		return this.baseUrl;
+			),
+		};
+		return this.connection;
 	}
 
 	private async send<T>(req: VantageRequest): Promise<T> {
-		const baseUrl = await this.resolveBaseUrl(req.itemIndex);
+		const { baseUrl, tokens } = await this.connect(req.itemIndex);
 		const options: IHttpRequestOptions = {
 			method: req.method,
 			url: baseUrl + req.path,
@@ -201,8 +216,8 @@ export class VantageClient {
 		let refusedForLoad = 0;
 		let renewing: (() => void) | undefined;
 		for (let attempt = 0; ; attempt++) {
-			if (!renewing) await this.tokenRenewal?.settled();
-			const tokenUsed = this.tokenRenewal?.tokenInUse();
+			if (!renewing) await tokens.settled();
+			const tokenUsed = tokens.tokenInUse();
 			const result = await this.attempt<T>(req, options);
 			renewing?.();
 			renewing = undefined;
@@ -218,10 +233,8 @@ export class VantageClient {
 				// Expired or revoked token: another token, or one sign-in for every request in flight,
 				// then send again. Vantage refused the request without handling it: resending is safe.
 				// Sent without a token, the request signed in first: that new token was refused.
-				renewing = this.tokenRenewal
-					? await this.tokenRenewal.replace(tokenUsed || this.tokenRenewal.tokenInUse())
-					: undefined;
-				if (renewing || !this.tokenRenewal) signedInAgain = true;
+				renewing = await tokens.replace(tokenUsed || tokens.tokenInUse());
+				if (renewing) signedInAgain = true;
 				else tokensSwapped++;
 				continue;
 			}
@@ -267,8 +280,47 @@ export class VantageClient {
 			return { ok: false, failure: { kind: 'cancelled' } };
 		}
 		try {
-			// n8n writes into the options it gets (signal, auth header): each attempt starts clean.
-			const attemptOptions = { ...options };
+			const outcome = await this.sendOnce(req, options);
+			if (!('kind' in outcome)) {
+				this.limiter.succeeded();
+				return { ok: true, value: outcome.value as T };
+			}
+			const failure = outcome;
+			if (isLoadSignal(failure)) {
+				// Other senders pause for a Retry-After, but never longer than a retry may wait.
+				const asked = parseRetryAfter(failure.retryAfter);
+				this.limiter.throttled(
+					asked === undefined ? undefined : Math.min(asked, this.settings.maxDelayMs),
+					slot,
+				);
+			} else if (failure.kind === 'http' || failure.kind === 'malformed') {
+				this.limiter.succeeded();
+			}
+			return { ok: false, failure, crowded: slot.position > 1 };
+		} finally {
+			slot.release();
+		}
+	}
+
+	/**
+	 * One request through n8n, its answer read from the response: n8n returns every answer (error
+	 * statuses too) with status, headers and body, so nothing depends on how an n8n version wraps
+	 * an HTTP error. What n8n throws had no answer: a sign-in the credential refused (it says why
+	 * itself), a cancelled execution, a timeout, a socket error.
+	 */
+	private async sendOnce(
+		req: VantageRequest,
+		options: IHttpRequestOptions,
+	): Promise<{ value: unknown } | Failure> {
+		// n8n writes into the options it gets (signal, auth header): each attempt starts clean.
+		const attemptOptions: IHttpRequestOptions = {
+			...options,
+			ignoreHttpStatusErrors: true,
+			returnFullResponse: true,
+		};
+		const started = Date.now();
+		let answer: FullResponse;
+		try {
 			if (req.upload) {
 				const upload = await req.upload();
 				attemptOptions.body = upload.body as IHttpRequestOptions['body'];
@@ -278,34 +330,31 @@ export class VantageClient {
 					...(upload.length !== undefined ? { 'Content-Length': String(upload.length) } : {}),
 				};
 			}
-			const response: unknown = await this.ctx.helpers.httpRequestWithAuthentication.call(
+			answer = (await this.ctx.helpers.httpRequestWithAuthentication.call(
 				this.ctx,
 				CREDENTIAL_TYPE,
 				attemptOptions,
 				this.credentialOptions(),
-			);
-			this.limiter.succeeded();
-			if (req.binary) return { ok: true, value: toBuffer(response) as T };
-			if (req.ignoreBody) return { ok: true, value: undefined as T };
-			const parsed = parseResponse(response);
-			if (parsed !== MALFORMED) return { ok: true, value: parsed as T };
-			return { ok: false, failure: { kind: 'malformed' } };
+			)) as FullResponse;
 		} catch (error) {
-			const failure: Failure = this.signal?.aborted
-				? { kind: 'cancelled' }
-				: describeFailure(error);
-			if (isLoadSignal(failure)) {
-				// Other senders pause for a Retry-After, but never longer than a retry may wait.
-				const asked = parseRetryAfter(failure.retryAfter);
-				this.limiter.throttled(
-					asked === undefined ? undefined : Math.min(asked, this.settings.maxDelayMs),
-					slot,
-				);
-			} else if (failure.kind === 'http') this.limiter.succeeded();
-			return { ok: false, failure, crowded: slot.position > 1 };
-		} finally {
-			slot.release();
+			if (this.signal?.aborted) return { kind: 'cancelled' };
+			const signIn = takeSignInFailure(this.credentials);
+			if (signIn) return { kind: 'signIn', message: signIn };
+			const failure = thrownFailure(error, Date.now() - started, this.settings.timeoutMs);
+			if (failure.message) failure.message = redact(failure.message, this.secrets());
+			return failure;
 		}
+		if (answer.statusCode < 200 || answer.statusCode >= 300) return httpFailure(answer);
+		if (req.binary) return { value: toBuffer(answer.body) };
+		if (req.ignoreBody) return { value: undefined };
+		const parsed = parseResponse(answer.body);
+		return parsed === MALFORMED ? { kind: 'malformed' } : { value: parsed };
+	}
+
+	/** What must never appear in a message: the credential's secrets and token. */
+	private secrets(): unknown[] {
+		const c = this.credentials ?? {};
+		return [c.accessToken, c.password, c.clientSecret];
 	}
 
 	private cancelled(req: VantageRequest): NodeOperationError {
@@ -314,22 +363,21 @@ export class VantageClient {
 		});
 	}
 
+	/**
+	 * The decrypted credential handed to n8n with every request: n8n signs in with this object and
+	 * writes the new token into it, and the sign-in's failure is recorded under it.
+	 */
 	private credentialOptions(): IAdditionalCredentialOptions | undefined {
 		if (this.credentialsOption !== undefined || !this.credentials) return this.credentialsOption;
 		const ref = this.node.credentials?.[CREDENTIAL_TYPE];
-		this.credentialsOption = ref?.id
-			? {
-					credentialsDecrypted: {
-						id: ref.id,
-						name: ref.name,
-						type: CREDENTIAL_TYPE,
-						data: this.credentials,
-					},
-					// The node signs in again itself, once for all requests in flight (TokenRenewal).
-					// Hosts before n8n-workflow 2.x ignore this and sign in again per request.
-					preAuthenticationRetryStatusCode: [],
-				}
-			: undefined;
+		this.credentialsOption = {
+			credentialsDecrypted: {
+				id: ref?.id ?? '',
+				name: ref?.name ?? '',
+				type: CREDENTIAL_TYPE,
+				data: this.credentials,
+			},
+		};
 		return this.credentialsOption;
 	}
 

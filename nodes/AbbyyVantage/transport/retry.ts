@@ -53,11 +53,16 @@ export function notProcessed(failure: Failure): boolean {
 	return isTooMany(failure) || (failure.kind === 'network' && failure.code === 'ECONNREFUSED');
 }
 
-/** "Not now" rather than "no": the same request may succeed later. */
+/**
+ * "Not now" rather than "no": the same request may succeed later. A failure without an answer
+ * that n8n gave no code for is most likely the network too; only requests safe to repeat are
+ * sent again for it.
+ */
 export function isTransient(failure: Failure): boolean {
 	return (
 		notProcessed(failure) ||
 		failure.kind === 'network' ||
+		failure.kind === 'unclassified' ||
 		failure.kind === 'timeout' ||
 		failure.kind === 'malformed' ||
 		(failure.kind === 'http' && RETRYABLE_STATUSES.has(failure.status ?? 0))

@@ -41,6 +41,9 @@ export class TokenRenewal {
 	/** The replacement in progress; this client's other requests wait for it. */
 	private renewal?: Promise<void>;
 
+	/** What this process knows about the credential's tokens: shared by its id, else this run's own. */
+	private readonly state: CredentialTokens;
+
 	/**
 	 * @param credentials the decrypted credential n8n signs in with (it writes the new token here)
 	 * @param credentialId the stored credential's id: the key shared with other executions
@@ -48,9 +51,11 @@ export class TokenRenewal {
 	 */
 	constructor(
 		private readonly credentials: ICredentialDataDecryptedObject,
-		private readonly credentialId: string,
+		credentialId: string | undefined,
 		private readonly readStored: () => Promise<unknown>,
-	) {}
+	) {
+		this.state = credentialId ? tokensOf(credentialId) : { refused: [] };
+	}
 
 	/** The token a request is sent with, to tell later which token a 401 refused. */
 	tokenInUse(): string {
@@ -82,7 +87,7 @@ export class TokenRenewal {
 				resolve();
 			};
 		});
-		const state = tokensOf(this.credentialId);
+		const state = this.state;
 		if (refused && !state.refused.includes(refused)) {
 			state.refused.push(refused);
 			if (state.refused.length > REFUSED_KEPT) state.refused.shift();

@@ -1,10 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- compiles the package and runs it in child processes */
 /**
- * README states the oldest n8n the package supports: 1.85.0, the first release whose n8n-workflow
- * (1.83.0) exports everything the compiled code uses at run time. n8n 1.x itself cannot be
- * installed from this registry, so this proves the claim at the boundary that matters: the package
- * is compiled exactly as `n8n-node build` compiles it, then loaded and exercised once with the
- * n8n-workflow under test (2.41) and once with n8n-workflow 1.83.0, and both must behave the same.
+ * The package against every n8n-workflow line README names: 2.41 (n8n 2.x), 1.120.31 (n8n
+ * 1.123, the last 1.x; its NodeApiError drops the error it wraps) and 1.83.0 (n8n 1.85, the
+ * oldest supported: the first whose n8n-workflow exports everything the compiled code uses). The
+ * package is compiled exactly as `n8n-node build` compiles it, then loaded and exercised once per
+ * n8n-workflow, and all must behave the same. The real n8n of each line runs the packed package
+ * in the end-to-end suite (`npm run test:e2e`).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -14,6 +15,8 @@ import ts from 'typescript';
 
 const ROOT = join(__dirname, '..', '..');
 const OLDEST = 'n8n-workflow-1.83.0';
+/** n8n 1.123's n8n-workflow: NodeApiError loses `cause` (a class field reset after super()). */
+const LAST_1X = 'n8n-workflow-1.120.31';
 
 interface ProbeResult {
 	version: string;
@@ -21,6 +24,7 @@ interface ProbeResult {
 	exportKinds: Record<string, string>;
 	fingerprint: Record<string, unknown>;
 	pauseMs: number;
+	keepsCause: boolean;
 }
 
 let outDir: string;
@@ -81,11 +85,13 @@ function runtimeImports(dir: string): string[] {
 }
 
 let current: ProbeResult;
+let last1x: ProbeResult;
 let oldest: ProbeResult;
 
 beforeAll(() => {
 	outDir = compile();
 	current = probe('n8n-workflow');
+	last1x = probe(LAST_1X);
 	oldest = probe(OLDEST);
 }, 120_000);
 
@@ -93,12 +99,14 @@ afterAll(() => {
 	if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 
-describe('the oldest supported n8n (n8n-workflow 1.83.0, shipped with n8n 1.85.0)', () => {
-	it('probes the versions it claims to', () => {
+describe('every n8n-workflow line: 2.41, 1.120.31 (n8n 1.123) and 1.83.0 (n8n 1.85)', () => {
+	it('probes the versions it claims to, one of which drops what NodeApiError wraps', () => {
 		const devDependencies = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
 			.devDependencies as Record<string, string>;
 		expect(current.version).toBe(devDependencies['n8n-workflow']);
+		expect(last1x.version).toBe('1.120.31');
 		expect(oldest.version).toBe('1.83.0');
+		expect([current.keepsCause, last1x.keepsCause, oldest.keepsCause]).toEqual([true, false, true]);
 	});
 
 	it('exports every n8n-workflow value the compiled package uses, of the same kind', () => {
@@ -109,6 +117,7 @@ describe('the oldest supported n8n (n8n-workflow 1.83.0, shipped with n8n 1.85.0
 			Object.fromEntries(used.map((name) => [name, r.exportKinds[name] ?? 'missing']));
 		const expected = kinds(current);
 		expect(Object.values(expected)).not.toContain('missing');
+		expect(kinds(last1x)).toEqual(expected);
 		expect(kinds(oldest)).toEqual(expected);
 	});
 
@@ -117,6 +126,7 @@ describe('the oldest supported n8n (n8n-workflow 1.83.0, shipped with n8n 1.85.0
 			nodes: r.fingerprint.nodes,
 			credentials: r.fingerprint.credentials,
 		});
+		expect(pick(last1x)).toEqual(pick(current));
 		expect(pick(oldest)).toEqual(pick(current));
 		const nodes = oldest.fingerprint.nodes as Array<{
 			description: { name: string; outputs: unknown };
@@ -125,24 +135,57 @@ describe('the oldest supported n8n (n8n-workflow 1.83.0, shipped with n8n 1.85.0
 		for (const node of nodes) expect(node.description.outputs).toEqual(['main']);
 	});
 
-	it('turns what the host throws into the same error items', () => {
-		expect(oldest.fingerprint.failures).toEqual(current.fingerprint.failures);
-		expect(oldest.fingerprint.badInput).toEqual(current.fingerprint.badInput);
-		expect(oldest.fingerprint.wrapped).toEqual(current.fingerprint.wrapped);
-		const failures = oldest.fingerprint.failures as Record<
+	it('reads answers, failures without an answer and refused sign-ins into the same error items', () => {
+		for (const other of [last1x, oldest]) {
+			expect(other.fingerprint.failures).toEqual(current.fingerprint.failures);
+			expect(other.fingerprint.signIn).toEqual(current.fingerprint.signIn);
+			expect(other.fingerprint.badInput).toEqual(current.fingerprint.badInput);
+			expect(other.fingerprint.wrapped).toEqual(current.fingerprint.wrapped);
+		}
+		const failures = last1x.fingerprint.failures as Record<
 			string,
-			{ isNodeApiError: boolean; item: { json: { error: string; httpCode?: string } } }
+			{
+				isNodeApiError: boolean;
+				failure: { kind: string; code?: string };
+				item: { json: { error: string; errorDescription?: string; httpCode?: string } };
+			}
 		>;
 		expect(failures['400 ProblemDetails'].isNodeApiError).toBe(true);
 		expect(failures['400 ProblemDetails'].item.json.error).toContain(
 			'Only Process skills take documents.',
 		);
 		expect(failures['400 ProblemDetails'].item.json.httpCode).toBe('400');
+		expect(failures['429 Retry-After'].failure).toMatchObject({ status: 429, retryAfter: '2' });
+		// The socket's code, which n8n's NodeApiError keeps as httpCode even where it drops the cause.
+		expect(failures['connection reset'].failure).toEqual({ kind: 'network', code: 'ECONNRESET' });
 		expect(failures['connection reset'].item.json.error).toMatch(/\[item 3\]$/);
+		expect(failures['connection refused'].failure).toEqual({
+			kind: 'network',
+			code: 'ECONNREFUSED',
+		});
+		expect(failures.timeout.failure).toEqual({ kind: 'timeout', code: 'ECONNABORTED' });
+		// No code anywhere: unclassified, in n8n's words, never an invented code; may have been applied.
+		expect(failures['no code'].failure).toEqual({
+			kind: 'unclassified',
+			message: 'Something went wrong',
+		});
+		expect(failures['no code'].item.json.error).toBe(
+			'The request to ABBYY Vantage failed without an answer: Something went wrong [item 3]',
+		);
+		expect(failures['no code'].item.json.errorDescription).not.toMatch(/network code/);
+		expect(failures['no code'].item.json.errorDescription).toMatch(
+			/may have reached ABBYY Vantage/,
+		);
+		expect(last1x.fingerprint.signIn).toEqual({
+			recorded: 'ABBYY Vantage refused the sign-in (invalid_grant). Check Username and Password',
+			takenOnce: true,
+			wrappedIsNodeApiError: true,
+		});
 	});
 
 	it('stops a wait when the execution is cancelled, even where sleep ignores the signal', () => {
 		expect(current.fingerprint.pause).toBe('CancelledError');
+		expect(last1x.fingerprint.pause).toBe('CancelledError');
 		expect(oldest.fingerprint.pause).toBe('CancelledError');
 		// n8n-workflow 1.83's sleep has no signal: the wait is sliced, so it ends within a slice
 		// (1 s) of the cancel instead of running its full 10 s.
