@@ -19,7 +19,7 @@ import {
 	type RouteId,
 } from '../test/simulator/simulator';
 import { check, finish } from './lib/checks';
-import { hostVersions, n8n, parseRun, WORK, writeJson } from './lib/n8n';
+import { hostVersions, n8n, parseRun, RUN_DIR, writeJson } from './lib/n8n';
 import { CREDENTIAL, setUp, type Setup } from './lib/setup';
 
 type Json = Record<string, unknown>;
@@ -433,8 +433,8 @@ function nodeOutput(run: Json | undefined): Item[] {
 export async function errorSuite(setup: Setup): Promise<void> {
 	const { instance, sim } = setup;
 	console.log(`\nVantage's answers, as the node reads them on ${hostVersions().label}`);
-	const folder = join(WORK, 'errors');
-	const credentialsFile = join(WORK, 'error-credentials.json');
+	const folder = join(RUN_DIR, 'errors');
+	const credentialsFile = join(RUN_DIR, 'error-credentials.json');
 	writeJson(credentialsFile, [
 		{
 			...WRONG_PASSWORD,

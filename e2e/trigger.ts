@@ -19,6 +19,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { check, finish } from './lib/checks';
+import { LINE } from './lib/n8n';
 import { setUp, type Setup } from './lib/setup';
 import {
 	createApiKey,
@@ -116,7 +117,13 @@ interface Tally {
  */
 async function tally(server: N8nServer, session: Session): Promise<Tally> {
 	const read = async (status?: string) =>
-		await storedExecutions(server.url, session.apiKey, WORKFLOW, true, status);
+		await storedExecutions(server.url, session.apiKey, WORKFLOW, true, status).catch(
+			(error: Error) => {
+				// n8n 1.85's public API cannot list running executions (400): read until they finish.
+				if (status === 'running' && /: 400 /.test(error.message)) return [];
+				throw error;
+			},
+		);
 	let executions: StoredExecution[] = [];
 	for (let attempt = 1; attempt <= 5; attempt++) {
 		const before = await storedCount(server, session.cookie);
@@ -347,7 +354,14 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 			},
 		);
 
-		for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+		// Restarts and crashes are measured on n8n 2.x, whose shutdown and recovery README describes.
+		// n8n 1.123 shuts down differently (it gives up on queued executions after 30 s) and, in one
+		// run, emitted nothing after a restart: open, see README, Compatibility.
+		const restarts = LINE.id === '2' ? (['SIGTERM', 'SIGKILL'] as const) : [];
+		if (!restarts.length) {
+			console.log(`  - restarts and crashes: measured on n8n 2.x only`);
+		}
+		for (const signal of restarts) {
 			const how = signal === 'SIGTERM' ? 'a graceful restart (SIGTERM)' : 'a crash (SIGKILL)';
 			await check(
 				signal === 'SIGTERM'
@@ -484,6 +498,7 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 			},
 		);
 
+		if (LINE.id !== '2') return;
 		await check(
 			`with n8n's durable poll cursors, a crash (SIGKILL) while ${WAVE} are being emitted, ${WHILE_DOWN} more completing while n8n is down: at most ${DURABLE_CRASH_AT_MOST} lost or twice, counted`,
 			async () => {

@@ -69,7 +69,8 @@ export function csvRecords(text: string): {
 
 /**
  * The first sheet of an .xlsx file as records keyed by its header row, every cell as text. Read
- * with the SheetJS copy n8n ships (`@e965/xlsx`, which its Convert to File writes with).
+ * with the SheetJS copy n8n ships, which its Convert to File writes with (`@e965/xlsx` in n8n 2.x,
+ * `xlsx` in 1.x).
  */
 export function xlsxRecords(path: string): {
 	header: string[];
@@ -79,7 +80,14 @@ export function xlsxRecords(path: string): {
 	// An .xlsx file is a ZIP archive.
 	if (bytes.subarray(0, 2).toString('latin1') !== 'PK')
 		throw new Error(`${path} is not a ZIP archive`);
-	const xlsx = createRequire(join(HOST, 'package.json'))('@e965/xlsx') as {
+	const hostRequire = createRequire(join(HOST, 'package.json'));
+	let sheetJs: unknown;
+	try {
+		sheetJs = hostRequire('@e965/xlsx');
+	} catch {
+		sheetJs = hostRequire('xlsx');
+	}
+	const xlsx = sheetJs as {
 		read: (data: Buffer) => { SheetNames: string[]; Sheets: Record<string, unknown> };
 		utils: {
 			sheet_to_json: (sheet: unknown, options: object) => string[][];

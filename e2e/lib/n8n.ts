@@ -42,6 +42,11 @@ export const LINES: Record<string, N8nLine> = {
 		// The settings file n8n writes is 0644 on this machine; 1.x warns about it on every start.
 		env: { N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false' },
 	},
+	'1.85': {
+		id: '1.85',
+		folder: 'host-n8n185',
+		env: { N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false' },
+	},
 };
 
 /** The line this process runs: `E2E_N8N` (default 2). */
@@ -53,6 +58,12 @@ export const LINE: N8nLine = (() => {
 })();
 
 export const HOST = join(WORK, LINE.folder);
+
+/**
+ * Where a run on this line keeps its n8n user folder, files and imported workflows: the work
+ * folder itself for n8n 2.x, a folder of its own for another line, so lines can run side by side.
+ */
+export const RUN_DIR = LINE.id === '2' ? WORK : join(WORK, `run-n8n${LINE.id}`);
 export const HOST_BIN = join(HOST, 'node_modules', '.bin');
 const SQLITE_BINDING = join(
 	HOST,
@@ -259,7 +270,7 @@ export async function n8nEnv(
 export async function freshInstance(
 	tarball: string,
 	name: string,
-	work: string = WORK,
+	work: string = RUN_DIR,
 ): Promise<N8nInstance> {
 	const userFolder = join(work, 'user');
 	installPackage(userFolder, tarball, name);
@@ -312,12 +323,28 @@ export function parseRun(stdout: string): Record<string, unknown> | undefined {
 	for (let end = lines.length - 1; end >= start; end--) {
 		if (!lines[end].trimEnd().endsWith('}')) continue;
 		try {
-			return JSON.parse(lines.slice(start, end + 1).join('\n')) as Record<string, unknown>;
+			return settledStatus(
+				JSON.parse(lines.slice(start, end + 1).join('\n')) as Record<string, unknown>,
+			);
 		} catch {
 			// not the closing line of the run's JSON; try an earlier one
 		}
 	}
 	return undefined;
+}
+
+/**
+ * n8n 1.85's `execute` prints a finished run with the status it had while running: `finished` and
+ * the run's error tell how it ended, as later versions' `status` does.
+ */
+function settledStatus(run: Record<string, unknown>): Record<string, unknown> {
+	if (run.status !== 'running' || run.finished !== true) return run;
+	const error = (
+		(run.data as Record<string, unknown> | undefined)?.resultData as
+			| Record<string, unknown>
+			| undefined
+	)?.error;
+	return { ...run, status: error ? 'error' : 'success' };
 }
 
 export function writeJson(path: string, value: unknown): void {

@@ -34,7 +34,8 @@ export interface N8nServer {
 
 /**
  * `n8n start` in `instance` with `env` added; resolves once `/healthz/readiness` answers (n8n has
- * opened its database, run migrations and activated the published workflows by then).
+ * opened its database, run migrations and activated the published workflows by then) and its REST
+ * API does (n8n 1.x reports ready a few seconds before it has registered its routes).
  */
 export async function startServer(
 	instance: N8nInstance,
@@ -63,10 +64,15 @@ export async function startServer(
 	let gone = false;
 	void exited.then(() => (gone = true));
 	while (Date.now() < deadline && !gone) {
-		const ready = await fetch(`${url}/healthz/readiness`).then(
-			(r) => r.ok,
-			() => false,
-		);
+		const ready =
+			(await fetch(`${url}/healthz/readiness`).then(
+				(r) => r.ok,
+				() => false,
+			)) &&
+			(await fetch(`${url}/rest/settings`).then(
+				(r) => r.ok,
+				() => false,
+			));
 		if (ready) return { url, child, exited, logFile };
 		await sleep(500);
 	}
@@ -150,15 +156,23 @@ export async function rest<T = unknown>(
 	return (JSON.parse(text) as { data: T }).data;
 }
 
-/** A public-API key of the owner with every scope the owner may grant. */
+/**
+ * A public-API key of the owner with every scope the owner may grant (n8n before API-key scopes,
+ * such as 1.85, grants every scope to every key).
+ */
 export async function createApiKey(url: string, cookie: string): Promise<string> {
-	const scopes = await rest<string[]>(url, cookie, 'GET', '/api-keys/scopes');
+	const scopes = await rest<string[]>(url, cookie, 'GET', '/api-keys/scopes').catch(
+		(error: Error) => {
+			if (/: 404 /.test(error.message)) return undefined;
+			throw error;
+		},
+	);
 	const key = await rest<{ rawApiKey?: string; apiKey?: string }>(
 		url,
 		cookie,
 		'POST',
 		'/api-keys',
-		{ label: `e2e ${Date.now()}`, scopes, expiresAt: null },
+		{ label: `e2e ${Date.now()}`, expiresAt: null, ...(scopes ? { scopes } : {}) },
 	);
 	const raw = key.rawApiKey ?? key.apiKey;
 	if (!raw) throw new Error(`no API key in ${JSON.stringify(key)}`);
@@ -227,7 +241,13 @@ export async function storedExecutions(
 			'GET',
 			`/executions?${query.toString()}`,
 		);
-		all.push(...page.data);
+		// n8n 1.85's public API gives no status: a finished run succeeded, a stopped one failed.
+		all.push(
+			...page.data.map((e) => ({
+				...e,
+				status: e.status ?? (e.finished ? 'success' : e.stoppedAt ? 'error' : 'running'),
+			})),
+		);
 		cursor = page.nextCursor ?? undefined;
 	} while (cursor);
 	return all;

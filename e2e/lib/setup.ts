@@ -21,7 +21,7 @@ import {
 	n8n,
 	packPackage,
 	ROOT,
-	WORK,
+	RUN_DIR,
 	writeJson,
 	type N8nInstance,
 } from './n8n';
@@ -53,7 +53,7 @@ export interface Setup {
 
 function pack(): string {
 	console.log('[e2e] building and packing the package');
-	return packPackage(WORK);
+	return packPackage(RUN_DIR);
 }
 
 export async function setUp(options: {
@@ -77,7 +77,7 @@ export async function setUp(options: {
 	const transactionId = sim.createTransaction(FIXTURE.processSkillId);
 	const folders = writeSamples(instance.filesDir);
 
-	writeJson(join(WORK, 'credentials.json'), [
+	writeJson(join(RUN_DIR, 'credentials.json'), [
 		{
 			...CREDENTIAL,
 			type: 'abbyyVantageApi',
@@ -86,12 +86,12 @@ export async function setUp(options: {
 	]);
 	const credentials = await n8n(instance, [
 		'import:credentials',
-		`--input=${join(WORK, 'credentials.json')}`,
+		`--input=${join(RUN_DIR, 'credentials.json')}`,
 	]);
 	if (credentials.code !== 0)
 		throw new Error(`import:credentials failed:\n${credentials.stdout}${credentials.stderr}`);
 
-	const dir = join(WORK, 'workflows');
+	const dir = join(RUN_DIR, 'workflows');
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
 	const workflowFolders = options.includeE2eWorkflows
