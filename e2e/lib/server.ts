@@ -7,7 +7,7 @@
  * gracefully (SIGTERM, n8n's shutdown waits for running executions) or hard (SIGKILL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { HOST, type N8nInstance } from './n8n';
@@ -57,6 +57,9 @@ export async function startServer(
 	const exited = new Promise<number | string>((resolve) =>
 		child.once('exit', (code, signal) => {
 			log.end();
+			// n8n copies its editor's scripts into the user folder at every start; inside the
+			// project they would be linted with the package (n8n-node lint runs `eslint .`).
+			rmSync(join(instance.userFolder, '.cache'), { recursive: true, force: true });
 			resolve(code ?? signal ?? -1);
 		}),
 	);
