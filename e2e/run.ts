@@ -23,6 +23,7 @@ import {
 	SYNC_CATALOG,
 	type VendorRecord,
 } from './lib/vendors';
+import { pairingSuite } from './pairing';
 import { triggerSuite } from './trigger';
 
 type Json = Record<string, unknown>;
@@ -313,7 +314,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 					catalogId: SYNC_CATALOG,
 					dryRun: true,
 					sourceRecords: 11,
-					duplicatesRemoved: 0,
+					duplicatesRemoved: { count: 0, ids: [], items: [] },
 					currentRecords: 10,
 					toAdd: 3,
 					toUpdate: 3,
@@ -381,7 +382,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 					catalogId: SYNC_CATALOG,
 					dryRun: false,
 					sourceRecords: 11,
-					duplicatesRemoved: 0,
+					duplicatesRemoved: { count: 0, ids: [], items: [] },
 					currentRecords: 10,
 					toAdd: 3,
 					toUpdate: 3,
@@ -516,7 +517,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 	sim.clearLog();
 	const addContinue = await execute(instance, 'vantageE2eAddRej01');
 	await check(
-		'with Continue On Fail: the empty-Name row is failed with "CannotBeEmpty Column: Name", the others are added',
+		'with Continue On Fail: the empty-Name row is failed with "CannotBeEmpty Column: Name", the others are added; the field that is no column is named as ignored',
 		() => {
 			succeeded(addContinue);
 			const items = output(addContinue.run, 'Add suppliers');
@@ -529,6 +530,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 							id: 'S-1',
 							status: 'added',
 							fields: { Name: ['Northwind Traders'], Country: ['US'] },
+							ignoredFields: ['buyer'],
 						},
 						{ item: 0 },
 					],
@@ -539,6 +541,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 							status: 'failed',
 							reasons: ['CannotBeEmpty Column: Name'],
 							error: 'CannotBeEmpty Column: Name',
+							ignoredFields: ['buyer'],
 						},
 						{ item: 1 },
 					],
@@ -548,6 +551,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 							id: 'S-3',
 							status: 'added',
 							fields: { Name: ['Contoso Ltd'], Country: [] },
+							ignoredFields: ['buyer'],
 						},
 						{ item: 2 },
 					],
@@ -1004,6 +1008,7 @@ async function main(): Promise<void> {
 	);
 
 	// The trigger inside n8n started as a server, on the same user folder (./trigger.ts).
+	await pairingSuite(setup);
 	await triggerSuite(setup);
 
 	await sim.stop();
