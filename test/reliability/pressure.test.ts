@@ -496,7 +496,7 @@ describe('under pressure', () => {
 				['T-3', 'resultJson', [{ item: 1 }, { item: 2 }]],
 			]);
 			row(
-				'Process Document, One for All Items, 3 items; the Process skill splits item 0’s file in two and merges items 1 and 2 into one document, with new document IDs',
+				'Process Document, One for All Items, 3 items; the Process skill splits item 0’s file in two, merges items 1 and 2 into one, new document IDs',
 				'T-1 and T-2 paired with item 0, T-3 with items 1 and 2 (pairing: resultJson, from each result JSON’s SourceFiles)',
 			);
 		});
@@ -537,7 +537,7 @@ describe('under pressure', () => {
 			expect(item.json).not.toHaveProperty('httpCode');
 			row(
 				'Process Document with Continue On Fail, the transaction ends Failed',
-				`error item: status ${item.json.status}, error "${item.json.error}", no httpCode`,
+				`error item: status ${item.json.status}, no httpCode; error ends "${String(item.json.error).replace(/^.*: /, '')}"`,
 			);
 		});
 
