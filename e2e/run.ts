@@ -24,6 +24,7 @@ import {
 	SYNC_CATALOG,
 	type VendorRecord,
 } from './lib/vendors';
+import { pairingSuite } from './pairing';
 import { triggerSuite } from './trigger';
 
 type Json = Record<string, unknown>;
@@ -314,7 +315,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 					catalogId: SYNC_CATALOG,
 					dryRun: true,
 					sourceRecords: 11,
-					duplicatesRemoved: 0,
+					duplicatesRemoved: { count: 0, ids: [], items: [] },
 					currentRecords: 10,
 					toAdd: 3,
 					toUpdate: 3,
@@ -382,7 +383,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 					catalogId: SYNC_CATALOG,
 					dryRun: false,
 					sourceRecords: 11,
-					duplicatesRemoved: 0,
+					duplicatesRemoved: { count: 0, ids: [], items: [] },
 					currentRecords: 10,
 					toAdd: 3,
 					toUpdate: 3,
@@ -517,7 +518,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 	sim.clearLog();
 	const addContinue = await execute(instance, 'vantageE2eAddRej01');
 	await check(
-		'with Continue On Fail: the empty-Name row is failed with "CannotBeEmpty Column: Name", the others are added',
+		'with Continue On Fail: the empty-Name row is failed with "CannotBeEmpty Column: Name", the others are added; the field that is no column is named as ignored',
 		() => {
 			succeeded(addContinue);
 			const items = output(addContinue.run, 'Add suppliers');
@@ -530,6 +531,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 							id: 'S-1',
 							status: 'added',
 							fields: { Name: ['Northwind Traders'], Country: ['US'] },
+							ignoredFields: ['buyer'],
 						},
 						{ item: 0 },
 					],
@@ -540,6 +542,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 							status: 'failed',
 							reasons: ['CannotBeEmpty Column: Name'],
 							error: 'CannotBeEmpty Column: Name',
+							ignoredFields: ['buyer'],
 						},
 						{ item: 1 },
 					],
@@ -549,6 +552,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 							id: 'S-3',
 							status: 'added',
 							fields: { Name: ['Contoso Ltd'], Country: [] },
+							ignoredFields: ['buyer'],
 						},
 						{ item: 2 },
 					],
@@ -1008,6 +1012,7 @@ async function main(): Promise<void> {
 	await errorSuite(setup);
 
 	// The trigger inside n8n started as a server, on the same user folder (./trigger.ts).
+	await pairingSuite(setup);
 	await triggerSuite(setup);
 
 	await sim.stop();

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 
 import { check, finish } from './lib/checks';
 import { LINE } from './lib/n8n';
-import { setUp, type Setup } from './lib/setup';
+import { CREDENTIAL, setUp, type Setup } from './lib/setup';
 import {
 	createApiKey,
 	killGroup,
@@ -85,15 +85,21 @@ function assert(condition: unknown, message: string): asserts condition {
 	if (!condition) throw new Error(message);
 }
 
+function equal(actual: unknown, expected: unknown, what: string): void {
+	const a = JSON.stringify(actual);
+	const e = JSON.stringify(expected);
+	assert(a === e, `${what}: expected ${e}, got ${a}`);
+}
+
 /**
  * The transaction an execution was started for: the trigger's item in the run data, or, for an
  * execution that never ran (n8n killed before it started), the item waiting on its execution stack.
  */
-function transactionOf(execution: StoredExecution): string | undefined {
+function transactionOf(execution: StoredExecution, node = NODE): string | undefined {
 	const data = execution.data as Json | undefined;
 	const runData = ((data?.resultData as Json | undefined)?.runData ?? {}) as Record<string, Json[]>;
 	const ran = (
-		(runData[NODE]?.[0]?.data as Json | undefined)?.main as Array<Array<{ json: Json }>>
+		(runData[node]?.[0]?.data as Json | undefined)?.main as Array<Array<{ json: Json }>>
 	)?.[0]?.[0]?.json;
 	if (ran) return String(ran.transactionId);
 	const stack = ((data?.executionData as Json | undefined)?.nodeExecutionStack ?? []) as Array<{
@@ -495,6 +501,80 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 					assert(invoiceNumber, `no Invoice Number in ${row}`);
 				}
 				assert(!existsSync(file(failed)), 'a CSV for a Failed transaction (Status is Processed)');
+			},
+		);
+
+		await check(
+			'Start From (a date-picker value without offset, read in the workflow’s time zone) stays the lower bound on later polls: nothing created before it, each later one once',
+			async () => {
+				const batch = [{ key: 'Batch', value: 'e2e-start-from' }];
+				const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000);
+				const [early] = sim.seedCompletedTransactions(1, {
+					registrationParameters: batch,
+					createdAt: hoursAgo(4),
+				});
+				const [inside] = sim.seedCompletedTransactions(1, {
+					registrationParameters: batch,
+					createdAt: hoursAgo(1),
+				});
+				// Two hours ago on a New York wall clock, as n8n's date picker stores it. Read in the
+				// server's zone (UTC) it would be seven hours ago, before `early`.
+				const timeZone = 'America/New_York';
+				const startFrom = new Intl.DateTimeFormat('sv-SE', {
+					timeZone,
+					year: 'numeric',
+					month: '2-digit',
+					day: '2-digit',
+					hour: '2-digit',
+					minute: '2-digit',
+					second: '2-digit',
+					hourCycle: 'h23',
+				})
+					.format(hoursAgo(2))
+					.replace(' ', 'T');
+				const node = 'Completed since Start From';
+				const created = await publicApi<Json>(server!.url, session.apiKey, 'POST', '/workflows', {
+					name: 'e2e: Start From on every poll',
+					nodes: [
+						{
+							id: 'e2e-start-from-1',
+							name: node,
+							type: TRIGGER_TYPE,
+							typeVersion: 1,
+							position: [0, 0],
+							parameters: {
+								pollTimes: FAST_POLL_TIMES,
+								event: 'transactionCompleted',
+								transactionParameters: { parameter: batch },
+								options: { startFrom },
+							},
+							credentials: { abbyyVantageApi: CREDENTIAL },
+						},
+					],
+					connections: {},
+					settings: { executionOrder: 'v1', timezone: timeZone },
+				});
+				const id = String(created.id);
+				await publicApi(server!.url, session.apiKey, 'POST', `/workflows/${id}/activate`);
+				const emitted = async () =>
+					(await storedExecutions(server!.url, session.apiKey, id, true)).map((e) =>
+						transactionOf(e, node),
+					);
+				const until = async (count: number) => {
+					const deadline = Date.now() + 60_000;
+					while (Date.now() < deadline && (await emitted()).length < count) await sleep(1000);
+					// Three more polls: what the second and later polls would wrongly emit shows.
+					await sleep(3 * POLL_MS + 1000);
+					return (await emitted()).sort();
+				};
+				try {
+					equal(await until(1), [inside], `executions (Start From ${startFrom} ${timeZone})`);
+					const [later] = sim.seedCompletedTransactions(1, { registrationParameters: batch });
+					equal(await until(2), [inside, later].sort(), 'executions after one more completed');
+					assert(!(await emitted()).includes(early), 'created before Start From, yet emitted');
+				} finally {
+					await publicApi(server!.url, session.apiKey, 'POST', `/workflows/${id}/deactivate`);
+				}
 			},
 		);
 

@@ -19,3 +19,6 @@ export const MAX_RECORDS_PER_REQUEST = 5000;
 
 /** "Poll the status not more often than once per second" (docs.abbyy.com, processing documents). */
 export const MIN_POLL_INTERVAL_MS = 1000;
+
+/** Ids an output lists per list (Sync's plan, records kept as they are, duplicates); counts are complete. */
+export const LISTED_IDS = 100;

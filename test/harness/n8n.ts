@@ -473,6 +473,8 @@ export async function runPoll(options: {
 	mode?: 'trigger' | 'manual';
 	/** n8n's poll time budget (the durable scheduler's is about 36 s); n8n-core's default: 5 min. */
 	pollBudgetMs?: number;
+	/** The workflow's time zone (Settings → Timezone); default UTC. */
+	timezone?: string;
 }): Promise<PollRun> {
 	const node: INode = {
 		id: 'trigger-1',
@@ -496,7 +498,7 @@ export async function runPoll(options: {
 			getByNameAndVersion: () => triggerType,
 			getKnownTypes: () => ({}),
 		} as unknown as INodeTypes,
-		settings: { timezone: 'UTC' },
+		settings: { timezone: options.timezone ?? 'UTC' },
 	});
 	const nodeStatic = JSON.parse(options.staticData ?? '{}') as IDataObject;
 	const executions: INodeExecutionData[][] = [];

@@ -1,7 +1,7 @@
 /** Awkward but valid input arrives at the simulator exactly as given. */
 import { runNode } from '../harness/n8n';
 import { useSimulator } from '../helpers/fixture';
-import { recordDeleteParams, nodeParams, rl } from '../helpers/params';
+import { recordDeleteParams, recordParams, nodeParams, rl } from '../helpers/params';
 import { CATALOG, record } from './shared';
 
 const f = useSimulator((sim) => sim.addCatalog(CATALOG));
@@ -74,6 +74,24 @@ describe('awkward but valid input arrives exactly as given', () => {
 		record(
 			'awkward',
 			'| 100 000 IDs in one item | 20 requests × 5000 sent concurrently, each ID once in input order within its batch, all confirmed |',
+		);
+	});
+
+	test('auto-mapped items with fields that are not columns, with Ignore Unknown Fields: only the columns are sent, the rest named', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [
+				{ recordId: 'x-1', Name: 'Northwind', Country: 'US', buyer: 'Ann', 'Ländercode ✓': 'us' },
+			],
+			parameters: recordParams('add', CATALOG, { options: { ignoreUnknownFields: true } }),
+		});
+		expect(result.error).toBeUndefined();
+		const [sent] = f.sim.requestsTo('AddRecords')[0].body as Array<{ fields: object }>;
+		expect(sent.fields).toEqual({ Name: ['Northwind'], Country: ['US'] });
+		expect(result.items[0].json.ignoredFields).toEqual(['buyer', 'Ländercode ✓']);
+		record(
+			'awkward',
+			`| Catalog Record Add, Map Automatically, fields \`buyer\` and \`Ländercode ✓\` that are no columns, Ignore Unknown Fields on | body holds Name and Country only; the item lists ignoredFields ${JSON.stringify(result.items[0].json.ignoredFields)} |`,
 		);
 	});
 });

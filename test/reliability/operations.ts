@@ -13,7 +13,12 @@ import {
 	rl,
 } from '../helpers/params';
 import { documentWithFile } from '../node/transactionDocument/documents';
-import { FIXTURE, type RouteId, type VantageSimulator } from '../simulator/simulator';
+import {
+	FIXTURE,
+	splittingSkill,
+	type RouteId,
+	type VantageSimulator,
+} from '../simulator/simulator';
 import { CATALOG } from './shared';
 
 type Counts = ReturnType<VantageSimulator['createdCounts']>;
@@ -353,6 +358,28 @@ export function matrixOperations(f: SimulatorFixture): Operation[] {
 					})[0],
 				}),
 			}),
+		},
+		{
+			name: 'Process Document (One for All Items, a Process skill merging two items’ files) × result JSON',
+			route: 'DownloadFile',
+			creates: false,
+			requests: 1,
+			ignoresBody: true,
+			parsesFile: true,
+			created: (c) => c.transactions,
+			prepare: async () => {
+				f.sim.defineSkill(splittingSkill());
+				return {
+					items: [
+						invoiceItem('REL-7'),
+						fileItem(binaryFile('REL-7-page-2.txt', 'Continued: yes\nLineItem: Desk; 1; 5')),
+					],
+					parameters: processParams({
+						skillId: rl(FIXTURE.splittingSkillId),
+						transactionMode: 'combined',
+					}),
+				};
+			},
 		},
 		{
 			name: 'Transaction Get Registration Parameters',

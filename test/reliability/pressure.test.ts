@@ -17,7 +17,8 @@ import {
 	recordParams,
 	rl,
 } from '../helpers/params';
-import { FIXTURE, VantageSimulator } from '../simulator/simulator';
+import { FIXTURE, splittingSkill, VantageSimulator } from '../simulator/simulator';
+import { ActiveTrigger, idsOf, triggerParams } from '../node/trigger/poll';
 import { startedTransaction } from '../node/transaction/flow';
 import { freePort } from './ports';
 import { CATALOG, FAST, cell, record, secretsIn } from './shared';
@@ -337,6 +338,18 @@ describe('under pressure', () => {
 			recordParams('sync', CATALOG, { options: { reindex: false } }),
 			'AddRecords' as const,
 		],
+		[
+			'Catalog Record Add (Map Automatically): item 2 has a field "Region" the catalog has no column for',
+			(i: number) => ({ recordId: `r${i}`, Name: `N${i}`, ...(i === 2 ? { Region: 'EU' } : {}) }),
+			recordParams('add', CATALOG),
+			'AddRecords' as const,
+		],
+		[
+			'Catalog Record Sync (Map Automatically): item 2 has a field "Region" the catalog has no column for',
+			(i: number) => ({ recordId: `r${i}`, Name: `N${i}`, ...(i === 2 ? { Region: 'EU' } : {}) }),
+			recordParams('sync', CATALOG, { options: { reindex: false } }),
+			'AddRecords' as const,
+		],
 	])('%s: nothing is sent for items 0–1 either', async (scenario, item, parameters, route) => {
 		const result = await runNode({
 			credentials: f.store,
@@ -447,5 +460,188 @@ describe('under pressure', () => {
 			'Add Files, then Download File of a source file uploaded as "inv:01/02?.pdf"',
 			`stored by Vantage as ${file.name}; output file name ${fileName} (the node's own rule for unsafe names: test/node/helpers/fileNames.test.ts)`,
 		);
+	});
+
+	describe('right to the last field', () => {
+		const text = (name: string, ...lines: string[]) =>
+			fileItem(binaryFile(name, `${lines.join('\n')}\n`));
+		const splitting = () => {
+			f.sim.defineSkill(splittingSkill());
+			return processParams({
+				skillId: rl(FIXTURE.splittingSkillId),
+				transactionMode: 'combined',
+				inputFiles: 'all',
+			});
+		};
+
+		test('One for All Items with a Process skill that splits one file and merges two items’ files: each document paired by its result JSON', async () => {
+			const result = await runNode({
+				credentials: f.store,
+				items: [
+					text('two.txt', 'InvoiceNumber: T-1', 'InvoiceNumber: T-2'),
+					text('page-1.txt', 'InvoiceNumber: T-3'),
+					text('page-2.txt', 'Continued: yes'),
+				],
+				parameters: splitting(),
+			});
+			expect(result.error).toBeUndefined();
+			const paired = result.items.map((i) => [
+				(i.json.fields as IDataObject).InvoiceNumber,
+				i.json.pairing,
+				i.pairedItem,
+			]);
+			expect(paired).toEqual([
+				['T-1', 'resultJson', { item: 0 }],
+				['T-2', 'resultJson', { item: 0 }],
+				['T-3', 'resultJson', [{ item: 1 }, { item: 2 }]],
+			]);
+			row(
+				'Process Document, One for All Items, 3 items; the Process skill splits item 0’s file in two, merges items 1 and 2 into one, new document IDs',
+				'T-1 and T-2 paired with item 0, T-3 with items 1 and 2 (pairing: resultJson, from each result JSON’s SourceFiles)',
+			);
+		});
+
+		test('…and when no result JSON names the files and Vantage’s document list has other IDs, the items say so', async () => {
+			f.sim.injectFault(
+				'DownloadFile',
+				{ kind: 'status', status: 200, body: { Documents: [] } },
+				Infinity,
+			);
+			const result = await runNode({
+				credentials: f.store,
+				items: [text('u1.txt', 'InvoiceNumber: U-1'), text('u2.txt', 'InvoiceNumber: U-2')],
+				parameters: splitting(),
+			});
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((i) => [i.json.pairing, i.pairedItem])).toEqual([
+				['unknown', [{ item: 0 }, { item: 1 }]],
+				['unknown', [{ item: 0 }, { item: 1 }]],
+			]);
+			row(
+				'The same, the result JSON names no source files and GetTransactionDocuments lists other document IDs',
+				'each document paired with all items and all files, pairing: "unknown"',
+			);
+		});
+
+		test('a transaction that ends Failed: the error item has status and reason, no httpCode', async () => {
+			f.sim.scriptNextTransaction({ outcome: 'Failed', error: 'The file is damaged' });
+			const result = await runNode({
+				credentials: f.store,
+				items: [text('bad.txt', 'InvoiceNumber: F-1')],
+				parameters: processParams(),
+				continueOnFail: true,
+			});
+			const [item] = result.items;
+			expect(item.json).toMatchObject({ status: 'Failed' });
+			expect(item.json.error).toMatch(/The file is damaged \[item 0\]$/);
+			expect(item.json).not.toHaveProperty('httpCode');
+			row(
+				'Process Document with Continue On Fail, the transaction ends Failed',
+				`error item: status ${item.json.status}, no httpCode; error ends "${String(item.json.error).replace(/^.*: /, '')}"`,
+			);
+		});
+
+		test('result files of two items’ "scan.pdf" (two documents each) get names unique across the output', async () => {
+			const result = await runNode({
+				credentials: f.store,
+				items: [text('scan.pdf', 'InvoiceNumber: N-1'), text('scan.pdf', 'InvoiceNumber: N-2')],
+				parameters: processParams(
+					{ skillId: rl(FIXTURE.processSkillId) },
+					{ downloadResultFiles: 'all' },
+				),
+			});
+			const names = result.items.flatMap((i) =>
+				Object.values(i.binary ?? {}).map((b) => b.fileName),
+			);
+			expect(names).toHaveLength(12);
+			expect(new Set(names).size).toBe(12);
+			row(
+				'Download Result Files for 2 items, each a "scan.pdf" the Process skill makes 2 documents of',
+				`12 files, 12 distinct names (${names[0]}, ${names[3]}, ${names[6]}…)`,
+			);
+		});
+
+		test('the trigger’s Start From stays the lower bound on the second poll; a wall-clock value is read in the workflow’s time zone', async () => {
+			const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+			const [inside] = f.sim.seedCompletedTransactions(1, { createdAt: minutesAgo(60) });
+			f.sim.seedCompletedTransactions(1, { createdAt: minutesAgo(240) });
+			const timeZone = 'Asia/Tokyo';
+			const wall = new Intl.DateTimeFormat('sv-SE', {
+				timeZone,
+				year: 'numeric',
+				month: '2-digit',
+				day: '2-digit',
+				hour: '2-digit',
+				minute: '2-digit',
+				second: '2-digit',
+				hourCycle: 'h23',
+			})
+				.format(minutesAgo(120))
+				.replace(' ', 'T');
+			const trigger = new ActiveTrigger(
+				() => f.store,
+				triggerParams('transactionCompleted', { options: { startFrom: wall } }),
+				timeZone,
+			);
+			const first = await trigger.poll();
+			const second = await trigger.poll();
+			expect(idsOf(first)).toEqual([inside]);
+			expect(second.executions).toHaveLength(0);
+			row(
+				`Trigger, Start From "${wall}" (two hours ago in ${timeZone}, no offset), one transaction created before it and one after`,
+				`first poll: ${first.executions.length} execution (the later one); second poll: ${second.executions.length}`,
+			);
+		});
+
+		test('Include Results: Failed and Canceled transactions give items with the keys of a processed one', async () => {
+			const trigger = new ActiveTrigger(
+				() => f.store,
+				triggerParams('transactionCompleted', { includeResults: true }),
+			);
+			await trigger.poll();
+			f.sim.seedCompletedTransactions(1, { createdAt: new Date(Date.now() - 3000) });
+			f.sim.seedCompletedTransactions(1, {
+				createdAt: new Date(Date.now() - 2000),
+				status: 'Failed',
+			});
+			f.sim.seedCompletedTransactions(1, {
+				createdAt: new Date(Date.now() - 1000),
+				status: 'Canceled',
+			});
+			const run = await trigger.poll();
+			const keys = run.executions.map((items) => Object.keys(items[0].json).sort().join(','));
+			expect(new Set(keys).size).toBe(1);
+			expect(run.executions.map((items) => items[0].json.error === null)).toEqual([
+				true,
+				false,
+				false,
+			]);
+			row(
+				'Trigger with Include Results: one Processed, one Failed, one Canceled transaction',
+				`3 executions, items with the same ${keys[0].split(',').length} keys; error null, then set twice`,
+			);
+		});
+
+		test('Sync names the duplicate IDs and the items that lost', async () => {
+			const result = await runNode({
+				credentials: f.store,
+				items: [
+					{ recordId: 'd', Name: 'first' },
+					{ recordId: 'e', Name: 'E' },
+					{ recordId: 'd', Name: 'last' },
+				],
+				parameters: recordParams('sync', CATALOG, { options: { dryRun: true } }),
+			});
+			const duplicates = result.items[0].json.duplicatesRemoved;
+			expect(duplicates).toEqual({
+				count: 1,
+				ids: ['d'],
+				items: [{ item: 0, id: 'd', keptItem: 2 }],
+			});
+			row(
+				'Sync of 3 items, items 0 and 2 with the same record ID',
+				`duplicatesRemoved: ${JSON.stringify(duplicates)}`,
+			);
+		});
 	});
 });

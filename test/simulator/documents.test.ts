@@ -1,7 +1,15 @@
 import { api, raw } from '../helpers/http';
-import { FIXTURE } from './simulator';
+import { FIXTURE, splittingSkill } from './simulator';
 import { problemOf, randomId, TRANSACTIONS, useRawSimulator } from './testkit';
-import { addFiles, download, info, postMultipart, settle, uploadParts } from './uploadkit';
+import {
+	addFiles,
+	download,
+	info,
+	postMultipart,
+	resultJson,
+	settle,
+	uploadParts,
+} from './uploadkit';
 
 const s = useRawSimulator();
 
@@ -144,6 +152,60 @@ describe('transaction documents', () => {
 		expect(res.json).toEqual([
 			{ documentId: doc, sourceFiles: files.map((f) => ({ id: f.id, name: f.name })) },
 		]);
+	});
+
+	test('a splitting Process skill cuts the files into documents with new ids; each Json names its own SourceFiles', async () => {
+		s.sim.defineSkill(splittingSkill());
+		const tx = s.sim.createTransaction(FIXTURE.splittingSkillId);
+		await addFiles(s.sim, s.bearer, tx, [
+			{ name: 'two.txt', data: 'InvoiceNumber: S-1\nTotal: 10\nInvoiceNumber: S-2\nTotal: 20' },
+			{ name: 'one.txt', data: 'InvoiceNumber: S-3' },
+			{ name: 'page2.txt', data: 'Continued: yes\nLineItem: Desk; 1; 5' },
+		]);
+		const listedBefore = await api(s.sim, s.bearer, 'GET', `${TRANSACTIONS}/${tx}/documents`);
+		expect(listedBefore.json).toEqual([]);
+		await api(s.sim, s.bearer, 'POST', `${TRANSACTIONS}/${tx}/start`);
+		const dto = await settle(s.sim, s.bearer, tx);
+		expect(dto.status).toBe('Processed');
+		// Three documents: S-1 and S-2 cut from two.txt, S-3 from one.txt and page2.txt.
+		expect(dto.documents).toHaveLength(3);
+		const names = new Map(dto.sourceFiles.map((f) => [f.id, f.name]));
+		const sources = [];
+		const numbers = [];
+		for (let i = 0; i < 3; i++) {
+			const json = await resultJson(s.sim, s.bearer, dto, i);
+			const files = json.SourceFiles as Array<{ Id: string; Name: string }>;
+			for (const file of files) expect(names.get(file.Id)).toBe(file.Name);
+			sources.push(files.map((f) => f.Name));
+			const fields = (await resultJson(s.sim, s.bearer, dto, i, 'FieldsJson')).Fields as Record<
+				string,
+				unknown
+			>;
+			numbers.push([fields.InvoiceNumber, fields.Total, (fields.LineItems as unknown[]).length]);
+		}
+		expect(sources).toEqual([['two.txt'], ['two.txt'], ['one.txt', 'page2.txt']]);
+		expect(numbers).toEqual([
+			['S-1', '10.00', 0],
+			['S-2', '20.00', 0],
+			['S-3', null, 1],
+		]);
+		// GetTransactionDocuments lists the documents as uploaded, one per file, with other ids.
+		const listed = (await api(s.sim, s.bearer, 'GET', `${TRANSACTIONS}/${tx}/documents`))
+			.json as Array<{ documentId: string; sourceFiles: Array<{ name: string }> }>;
+		expect(listed.map((d) => d.sourceFiles.map((f) => f.name))).toEqual([
+			['two.txt'],
+			['one.txt'],
+			['page2.txt'],
+		]);
+		const processedIds = new Set(dto.documents!.map((d) => d.id));
+		expect(listed.some((d) => processedIds.has(d.documentId))).toBe(false);
+		const one = await api(
+			s.sim,
+			s.bearer,
+			'GET',
+			`${TRANSACTIONS}/${tx}/documents/${listed[1].documentId}`,
+		);
+		expect(one.status).toBe(200);
 	});
 
 	test('GetTransactionInfo lists documents while New and once Processed, not while Processing', async () => {

@@ -34,6 +34,13 @@ export const FIXTURE = {
 	scope: 'openid permissions global.wildcard',
 	/** Process skill 'Invoice Processing': classify-skill + invoice-skill, two documents per file. */
 	processSkillId: 'process-skill',
+	/**
+	 * Process skill 'Invoice Splitting': the files are cut into documents at each InvoiceNumber
+	 * line, a file with a `Continued: yes` line joins the document before it; the documents get
+	 * ids other than those GetTransactionDocuments lists, and each Json names its own SourceFiles.
+	 * Not a default skill: `sim.defineSkill(splittingSkill())` (./skills.ts) adds it.
+	 */
+	splittingSkillId: 'split-process-skill',
 	/** Document skill 'Invoice' (see ./skills.ts for its fields). */
 	documentSkillId: 'invoice-skill',
 	/** Classification skill 'Document Classifier': classes Invoice, Receipt, Other. */

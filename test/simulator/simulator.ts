@@ -59,7 +59,7 @@ export type { TransactionRecord } from './processing/view';
 export type { ReindexScript } from './routes/catalogs';
 export type { ExportScript } from './routes/reporting';
 export type { RateLimit, SimulatorOptions } from './server';
-export type { FieldDefinition, SkillDefinition } from './skills';
+export { splittingSkill, type FieldDefinition, type SkillDefinition } from './skills';
 
 export class VantageSimulator {
 	readonly options: ResolvedOptions;

@@ -28,6 +28,11 @@ export interface SkillDefinition {
 	classes?: string[];
 	/** Process skills: ids of the skills it includes; the first Document skill extracts. */
 	skills?: string[];
+	/**
+	 * Process skills: cut the files' text into documents with ids of their own (see
+	 * processing/lifecycle.ts) instead of a two-page bundle per file.
+	 */
+	splitsDocuments?: boolean;
 }
 
 const text = (name: string, textFormat: TextFieldFormat = 'Text'): FieldDefinition => ({
@@ -79,6 +84,20 @@ export function defaultSkills(): SkillDefinition[] {
 		{ id: FIXTURE.receiptSkillId, name: 'Receipt', type: 'Document', fields: RECEIPT_FIELDS },
 		{ id: FIXTURE.ocrSkillId, name: 'OCR', type: 'Ocr' },
 	];
+}
+
+/**
+ * The splitting Process skill (FIXTURE.splittingSkillId), not among the default skills (the
+ * pickers' lists stay as they are): `sim.defineSkill(splittingSkill())` adds it.
+ */
+export function splittingSkill(): SkillDefinition {
+	return {
+		id: FIXTURE.splittingSkillId,
+		name: 'Invoice Splitting',
+		type: 'Process',
+		skills: [FIXTURE.classificationSkillId, FIXTURE.documentSkillId],
+		splitsDocuments: true,
+	};
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { invalid } from './errors';
+import { withSuffix } from './fileNames';
 import { count } from './text';
 import type { UploadPart } from './multipart';
 
@@ -133,15 +134,6 @@ export async function readInputFiles(
  */
 export function storedKey(name: string): string {
 	return name.replace(/[:/?#[\]@!$&'()*+,;=\\]/g, '_').toLowerCase();
-}
-
-/**
- * "invoice.pdf" → "invoice-2.pdf". Not "invoice (2).pdf": Vantage would store the parentheses as
- * `_`, and the name in the output would not be the one in the transaction.
- */
-function withSuffix(name: string, n: number): string {
-	const dot = name.lastIndexOf('.');
-	return dot > 0 ? `${name.slice(0, dot)}-${n}${name.slice(dot)}` : `${name}-${n}`;
 }
 
 export interface RenamedFile {

@@ -57,14 +57,17 @@ function zonedToUtc(fields: number[], timeZone: string): number {
 	return utc;
 }
 
+/** What reading a date needs from n8n: the node (for errors) and the workflow's time zone. */
+export type DateContext = Pick<IExecuteFunctions, 'getNode' | 'getTimezone'>;
+
 /**
  * A date parameter as an ISO 8601 UTC date-time. Accepts what n8n hands over: the date picker's
  * wall-clock text (read in the workflow's time zone), ISO text with an offset, a JS Date, a Luxon
  * DateTime from an expression, or epoch milliseconds.
  */
 export function toUtcDateTime(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	ctx: DateContext,
+	itemIndex: number | undefined,
 	displayName: string,
 	value: unknown,
 ): string {

@@ -95,8 +95,16 @@ export function apiError(
 	// NodeApiError swaps a message that mentions a network code (ECONNRESET…) for a generic text
 	// without the item; ours already says what happened.
 	error.message = text;
+	// Without an httpCode, NodeApiError takes one from the response's `status` or `code`, which in
+	// Vantage's answers may be a transaction's status ("Failed"): httpCode is an HTTP status only.
+	if (!isHttpStatus(error.httpCode)) error.httpCode = null;
 	withItem(error, message);
 	return options.output ? withErrorOutput(error, options.output) : error;
+}
+
+/** Whether `code` is an HTTP status ("404"), the only thing an error's httpCode may hold. */
+function isHttpStatus(code: unknown): code is string {
+	return typeof code === 'string' && /^[1-5]\d\d$/.test(code);
 }
 
 /** Any error as an n8n error naming the item; n8n errors pass through unchanged. */
@@ -119,7 +127,7 @@ export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: n
 		error: error.message,
 	};
 	if (error.description) json.errorDescription = error.description;
-	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	if (error instanceof NodeApiError && isHttpStatus(error.httpCode)) json.httpCode = error.httpCode;
 	const pairedItem = Array.isArray(itemIndex)
 		? itemIndex.map((item) => ({ item }))
 		: { item: itemIndex };

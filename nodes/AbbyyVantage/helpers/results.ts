@@ -172,6 +172,39 @@ export function shapeDocument(
 	};
 }
 
+/**
+ * The files a `Json` result file says its document came from: ExtractedDataTransaction
+ * `SourceFiles[]` (docs.abbyy.com/vantage/getting-started/results). The entries' shape is not
+ * documented: an entry's id is looked up among the transaction's `files` (TransactionDto
+ * `sourceFiles`), else its name is read (`Name`, `FileName`…), else a plain text is the name.
+ * Empty when the file names none.
+ */
+export function namedSourceFiles(
+	result: unknown,
+	files: Array<{ id: string; name: string }>,
+): string[] {
+	if (!isObject(result)) return [];
+	const byId = new Map(files.map((file) => [file.id.toLowerCase(), file.name]));
+	const names = new Set<string>();
+	for (const entry of list(result.SourceFiles)) {
+		if (typeof entry === 'string') {
+			if (entry) names.add(entry);
+			continue;
+		}
+		if (!isObject(entry)) continue;
+		const id = [entry.Id, entry.FileId, entry.id].find((v) => typeof v === 'string') as
+			| string
+			| undefined;
+		const name =
+			(id !== undefined ? byId.get(id.toLowerCase()) : undefined) ??
+			[entry.Name, entry.FileName, entry.OriginalFileName, entry.name].find(
+				(v): v is string => typeof v === 'string' && v !== '',
+			);
+		if (name) names.add(name);
+	}
+	return [...names];
+}
+
 /** The document's classification as { class, confidence, confident }, or null. */
 export function shapeClassification(classification: unknown): IDataObject | null {
 	if (!isObject(classification)) return null;

@@ -5,8 +5,8 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { invalid } from '../../AbbyyVantage/helpers/errors';
-import { requireInteger } from '../../AbbyyVantage/helpers/validation';
+import { toUtcDateTime } from '../../AbbyyVantage/helpers/dates';
+import { isBlank, requireInteger } from '../../AbbyyVantage/helpers/validation';
 import type { VantageClient } from '../../AbbyyVantage/transport';
 import { readCursor, timeOf, type OpenPoll, type TriggerEvent } from '../cursor';
 
@@ -61,7 +61,7 @@ export const windowOptionsProperty: INodeProperties = {
 			type: 'dateTime',
 			default: '',
 			description:
-				'On first activation, emit events of things created since this time instead of starting from now',
+				'On first activation, emit events of things created since this time instead of starting from now. Nothing created before it is emitted later either.',
 		},
 	],
 };
@@ -86,15 +86,19 @@ export function openPoll(ctx: IPollFunctions, start: PollStart, filters: IDataOb
 		lookBackOption.typeOptions.maxValue,
 	);
 	const now = start.startedAt;
+	// The date picker's wall-clock text is read in the workflow's time zone, as every date
+	// parameter of the package is.
+	const from = isBlank(options.startFrom)
+		? -Infinity
+		: Date.parse(toUtcDateTime(ctx, undefined, 'Start From', options.startFrom));
+	// Start From stays the lower bound until Look Back has moved past it; the window never starts
+	// after now (a list from a future time would be refused).
 	const window = (): OpenPoll['window'] => {
-		if (cursor)
-			return { start: Math.max(now - hours * HOUR_MS, cursor.floor ?? -Infinity), baseline: false };
-		if (typeof options.startFrom === 'string' && options.startFrom) {
-			const from = Date.parse(options.startFrom);
-			if (!Number.isFinite(from))
-				throw invalid(ctx, undefined, `Start From is not a date: "${options.startFrom}"`);
-			return { start: Math.min(from, now), baseline: false };
+		if (cursor) {
+			const bound = Math.max(now - hours * HOUR_MS, cursor.floor ?? -Infinity, from);
+			return { start: Math.min(bound, now), baseline: false };
 		}
+		if (Number.isFinite(from)) return { start: Math.min(from, now), baseline: false };
 		return { start: now - hours * HOUR_MS, baseline: ctx.getMode() !== 'manual' };
 	};
 	return { key, startedAt: now, cursor, window: window() };

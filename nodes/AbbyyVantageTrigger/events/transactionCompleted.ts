@@ -86,19 +86,27 @@ export const transactionCompleted = {
 		const includeResults = ctx.getNodeParameter('includeResults', false) === true;
 		const transactions = new Transactions(ctx, client);
 		const build = async (e: ListedEvent): Promise<INodeExecutionData[]> => {
-			if (!includeResults) return [{ json: e.item }];
+			// Vantage's list entry (GetCompletedTransactions) and TransactionDto document no
+			// completion time: `completedUtc` is the list's when it has one, else null.
+			if (!includeResults)
+				return [{ json: { ...e.item, completedUtc: e.item.completedUtc ?? null } }];
 			const info = await transactions.get(e.id);
-			if (info.status !== 'Processed')
-				return [{ json: { ...e.item, ...info, transactionId: e.id } }];
 			// Shaped as Process Document and Get Results shape it (default result options), plus
-			// the list entry under `completed`.
+			// the list entry under `completed` and `error`. A Failed or Canceled transaction has
+			// no results: one item with the same keys, `fields` empty and Vantage's error text.
+			const error =
+				info.status === 'Processed'
+					? null
+					: typeof info.error === 'string' && info.error
+						? info.error
+						: `Transaction ${e.id} ended with status ${info.status}`;
 			const outputs = await documentItems(
 				ctx,
 				client,
 				info,
 				readResultOptions(ctx, undefined, {}),
 				undefined,
-				{ completed: e.item },
+				{ completed: e.item, error },
 			);
 			return outputs.map((output) => ({ ...output }));
 		};

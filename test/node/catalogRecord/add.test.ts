@@ -182,6 +182,91 @@ describe('Catalog Record → Add', () => {
 		expect(f.sim.requestsTo('AddRecords')).toHaveLength(0);
 	});
 
+	describe('fields that are not columns of the catalog', () => {
+		test('an auto-mapped field the catalog lacks is refused before any write, naming the fields and the item', async () => {
+			const result = await runNode({
+				credentials: f.store,
+				items: [product('u1'), product('u2', { Colour: 'red', Weight: 3 })],
+				parameters: recordParams('add', PRODUCTS),
+			});
+			expect(result.error?.message).toBe(
+				'Fields "Colour", "Weight" are not columns of catalog "Products" [item 1]',
+			);
+			expect((result.error as { description?: string }).description).toContain(
+				'Ignore Unknown Fields',
+			);
+			expect(f.sim.requestsTo('AddRecords')).toHaveLength(0);
+		});
+
+		test('a mapped column the catalog no longer has is refused too, naming it', async () => {
+			const result = await runNode({
+				credentials: f.store,
+				items: [{ sku: 'm9' }],
+				parameters: nodeParams('catalogRecord', 'add', {
+					catalogId: rl(PRODUCTS),
+					columns: definedColumns({
+						recordId: '={{ $json.sku }}',
+						Code: '={{ $json.sku }}',
+						Name: 'Nine',
+						Discontinued: 'yes',
+					}),
+				}),
+			});
+			expect(result.error?.message).toBe(
+				'Field "Discontinued" is not a column of catalog "Products" [item 0]',
+			);
+			expect(f.sim.requestsTo('AddRecords')).toHaveLength(0);
+		});
+
+		test('with Ignore Unknown Fields they are left out and listed: per item, and in the summary', async () => {
+			const items = [
+				product('i1', { Colour: 'red' }),
+				product('i2', { Colour: 'blue', Size: 'L' }),
+			];
+			const perItem = await runNode({
+				credentials: f.store,
+				items,
+				parameters: recordParams('add', PRODUCTS, { options: { ignoreUnknownFields: true } }),
+			});
+			expect(perItem.error).toBeUndefined();
+			expect(perItem.items.map((i) => [i.json.id, i.json.status, i.json.ignoredFields])).toEqual([
+				['i1', 'added', ['Colour']],
+				['i2', 'added', ['Colour', 'Size']],
+			]);
+			expect(f.sim.catalogRecord(PRODUCTS, 'i2')?.fields).not.toHaveProperty('Colour');
+			const aggregate = await runNode({
+				credentials: f.store,
+				items,
+				parameters: recordParams('add', PRODUCTS, {
+					mode: 'aggregate',
+					options: { ignoreUnknownFields: true },
+				}),
+			});
+			expect(aggregate.items[0].json).toMatchObject({ ignoredFields: ['Colour', 'Size'] });
+		});
+	});
+
+	test('the summary names the duplicate IDs and the items that lost, beside their count', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [
+				product('d2', { Name: 'first' }),
+				product('d3'),
+				product('d2', { Name: 'second' }),
+				product('d2', { Name: 'third' }),
+			],
+			parameters: recordParams('add', PRODUCTS, { mode: 'aggregate' }),
+		});
+		expect(result.items[0].json.duplicatesRemoved).toEqual({
+			count: 2,
+			ids: ['d2'],
+			items: [
+				{ item: 0, id: 'd2', keptItem: 3 },
+				{ item: 2, id: 'd2', keptItem: 3 },
+			],
+		});
+	});
+
 	test('Reindex After Adding starts a reindex and waits for it', async () => {
 		const result = await runNode({
 			credentials: f.store,

@@ -8,7 +8,10 @@ export function definedColumns(value: IDataObject, matchOn = 'recordId') {
 	return { mappingMode: 'defineBelow', value, matchingColumns: [matchOn], schema: [] };
 }
 
-/** Catalog Record Add / Sync with the catalog taken from each item's `catalog` field. */
+/**
+ * Catalog Record Add / Sync with the catalog taken from each item's `catalog` field, which is not
+ * a column: Ignore Unknown Fields leaves it out.
+ */
 export function perItemCatalogParams(
 	operation: 'add' | 'sync',
 	fields: IDataObject = {},
@@ -21,6 +24,7 @@ export function perItemCatalogParams(
 			matchingColumns: ['recordId'],
 			schema: [],
 		},
+		options: { ignoreUnknownFields: true },
 		...fields,
 	});
 }

@@ -269,6 +269,58 @@ describe('Catalog Record → Sync', () => {
 		}, 120_000);
 	});
 
+	test('a field the catalog does not have is refused before any write, not counted as unchanged', async () => {
+		seed(['a']);
+		const items = [vendor('a'), { ...vendor('b'), Region: 'EU' }];
+		const refused = await runNode({ credentials: f.store, items, parameters: sync() });
+		expect(refused.error?.message).toBe(
+			'Field "Region" is not a column of catalog "Vendors" [item 1]',
+		);
+		expect(f.sim.requestsTo('AddRecords')).toHaveLength(0);
+		expect(f.sim.requestsTo('DeleteRecords')).toHaveLength(0);
+
+		const ignored = await runNode({
+			credentials: f.store,
+			items,
+			parameters: sync({ ignoreUnknownFields: true }),
+		});
+		expect(ignored.items[0].json).toMatchObject({
+			toAdd: 1,
+			unchanged: 1,
+			added: 1,
+			ignoredFields: ['Region'],
+		});
+		expect(f.sim.catalogRecord(CATALOG, 'b')?.fields).toEqual({
+			Name: ['Vendor b'],
+			Country: ['DE'],
+		});
+	});
+
+	test('duplicatesRemoved names the duplicate IDs and the items that lost, beside their count', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			items: [
+				vendor('a', 'first'),
+				vendor('b'),
+				vendor('a', 'second'),
+				vendor('c'),
+				vendor('c', 'last'),
+			],
+			parameters: sync({ dryRun: true }),
+		});
+		expect(result.items[0].json).toMatchObject({
+			sourceRecords: 3,
+			duplicatesRemoved: {
+				count: 2,
+				ids: ['a', 'c'],
+				items: [
+					{ item: 0, id: 'a', keptItem: 2 },
+					{ item: 3, id: 'c', keptItem: 4 },
+				],
+			},
+		});
+	});
+
 	test('auto-mapped items lacking a column keep its stored value, and the next run is all unchanged', async () => {
 		f.sim.seedCatalogRecords(CATALOG, [
 			{ id: 'a', fields: { Name: ['A'], Country: ['DE'] } },

@@ -4,7 +4,7 @@ import { readBinary, runNode, serialize } from '../../harness/n8n';
 import { binaryFile, fileItem, invoiceText } from '../../helpers/binary';
 import { useSimulator } from '../../helpers/fixture';
 import { processParams as process, rl } from '../../helpers/params';
-import { FIXTURE } from '../../simulator/simulator';
+import { FIXTURE, splittingSkill } from '../../simulator/simulator';
 
 const f = useSimulator((sim) =>
 	// The first status poll already sees the outcome: tests do not wait a poll interval.
@@ -121,16 +121,20 @@ describe('Process Document: files in, fields out', () => {
 			'B-1',
 			'B-1-2',
 		]);
-		// Each document names the file it came from, as GetTransactionDocuments tells.
+		// Each document names the file it came from, as its result JSON (SourceFiles) tells.
 		expect(
-			result.items.map((i) => [(i.json.fields as IDataObject).InvoiceNumber, i.json.sourceFiles]),
+			result.items.map((i) => [
+				(i.json.fields as IDataObject).InvoiceNumber,
+				i.json.sourceFiles,
+				i.json.pairing,
+			]),
 		).toEqual([
-			['A-1', ['a.pdf']],
-			['A-1-2', ['a.pdf']],
-			['B-1', ['b.pdf']],
-			['B-1-2', ['b.pdf']],
+			['A-1', ['a.pdf'], 'resultJson'],
+			['A-1-2', ['a.pdf'], 'resultJson'],
+			['B-1', ['b.pdf'], 'resultJson'],
+			['B-1-2', ['b.pdf'], 'resultJson'],
 		]);
-		expect(f.sim.requestsTo('GetTransactionDocuments')).toHaveLength(1);
+		expect(f.sim.requestsTo('GetTransactionDocuments')).toHaveLength(0);
 		expect(result.items[0].json).toMatchObject({
 			uploadMethod: 'separateCalls',
 			classification: { class: 'Invoice', confident: true },
@@ -292,7 +296,10 @@ describe('Process Document: files in, fields out', () => {
 		});
 		const binary = all.items[0].binary ?? {};
 		expect(Object.keys(binary).sort()).toEqual(['fieldsJson', 'json', 'pdf']);
-		expect(binary.pdf).toMatchObject({ mimeType: 'application/pdf', fileName: 'Invoice.pdf' });
+		expect(binary.pdf).toMatchObject({
+			mimeType: 'application/pdf',
+			fileName: 'F-1-doc1-Invoice.pdf',
+		});
 		expect((await readBinary(all.items[0], 'pdf')).subarray(0, 8).toString()).toBe('%PDF-1.4');
 		const parsed = JSON.parse((await readBinary(all.items[0], 'json')).toString('utf8'));
 		expect(parsed.Documents[0].Id).toBe(all.items[0].json.documentId);
@@ -303,6 +310,32 @@ describe('Process Document: files in, fields out', () => {
 			parameters: process({}, { downloadResultFiles: 'selected', resultFileTypes: ['Pdf'] }),
 		});
 		expect(Object.keys(chosen.items[0].binary ?? {})).toEqual(['pdf']);
+	});
+
+	test('result files as binary: names unique across items and documents, after the source file and the document', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			// Two e-mails, each with a "scan.pdf": two transactions, two documents each.
+			items: [
+				fileItem(binaryFile('scan.pdf', invoiceText({ number: 'N-1' }))),
+				fileItem(binaryFile('scan.pdf', invoiceText({ number: 'N-2' }))),
+			],
+			parameters: process(
+				{ skillId: rl(FIXTURE.processSkillId) },
+				{ downloadResultFiles: 'all', splitTable: 'LineItems' },
+			),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(4);
+		const names = result.items.map((item) =>
+			Object.values(item.binary ?? {}).map((binary) => binary.fileName),
+		);
+		expect(names).toEqual([
+			['scan-doc1-Invoice.json', 'scan-doc1-Invoice_fields.json', 'scan-doc1-Invoice.pdf'],
+			['scan-doc2-Invoice.json', 'scan-doc2-Invoice_fields.json', 'scan-doc2-Invoice.pdf'],
+			['scan-doc1-Invoice-2.json', 'scan-doc1-Invoice_fields-2.json', 'scan-doc1-Invoice-2.pdf'],
+			['scan-doc2-Invoice-2.json', 'scan-doc2-Invoice_fields-2.json', 'scan-doc2-Invoice-2.pdf'],
+		]);
 	});
 
 	test('Delete Transaction After Reading deletes it once the results are in the output', async () => {
@@ -331,7 +364,7 @@ describe('Process Document: what comes out', () => {
 		expect(Object.keys(item.binary ?? {})).toEqual(['json']);
 		expect(item.binary?.json).toMatchObject({
 			mimeType: 'application/json',
-			fileName: 'Invoice.json',
+			fileName: 'J-1-doc1-Invoice.json',
 		});
 		const parsed = JSON.parse((await readBinary(item, 'json')).toString('utf8'));
 		expect(parsed.Documents[0].Id).toBe(item.json.documentId);
@@ -393,7 +426,10 @@ describe('Process Document: what comes out', () => {
 			],
 		});
 		expect(Object.keys(item.binary ?? {}).sort()).toEqual(['ocrJson', 'text']);
-		expect(item.binary?.text).toMatchObject({ mimeType: 'text/plain', fileName: 'OCR.txt' });
+		expect(item.binary?.text).toMatchObject({
+			mimeType: 'text/plain',
+			fileName: 'page-doc1-OCR.txt',
+		});
 		expect((await readBinary(item, 'text')).toString('utf8')).toContain('InvoiceNumber: O-1');
 		const ocr = JSON.parse((await readBinary(item, 'ocrJson')).toString('utf8'));
 		expect(ocr.Pages[0].Text).toContain('InvoiceNumber: O-1');
@@ -401,11 +437,8 @@ describe('Process Document: what comes out', () => {
 });
 
 describe('Process Document: One for All Items, each document with its own item', () => {
-	const combined = (options: IDataObject = {}) =>
-		process(
-			{ skillId: rl(FIXTURE.processSkillId), transactionMode: 'combined', inputFiles: 'all' },
-			options,
-		);
+	const combined = (options: IDataObject = {}, skillId: string = FIXTURE.processSkillId) =>
+		process({ skillId: rl(skillId), transactionMode: 'combined', inputFiles: 'all' }, options);
 
 	test('a document is paired with the item whose file it came from; an item with two files gets both files’ documents', async () => {
 		const result = await runNode({
@@ -436,20 +469,80 @@ describe('Process Document: One for All Items, each document with its own item',
 		]);
 	});
 
-	test('when Vantage does not say which files a document came from, it carries all of them and every item', async () => {
-		// GetTransactionDocuments lists nothing for the processed transaction.
-		f.sim.injectFault('GetTransactionDocuments', { kind: 'status', status: 200, body: [] });
+	test('a Process skill that splits and merges files: each document is paired by its result JSON’s SourceFiles', async () => {
+		f.sim.defineSkill(splittingSkill());
+		const text = (...lines: string[]) => binaryFile(`${lines[0]}.txt`, lines.slice(1).join('\n'));
+		const result = await runNode({
+			credentials: f.store,
+			items: [
+				// One file holding two invoices: two documents.
+				fileItem(text('two', 'InvoiceNumber: S-1', 'InvoiceNumber: S-2')),
+				fileItem(text('first-page', 'InvoiceNumber: S-3')),
+				// Its second page, from another item: one document made of two items' files.
+				fileItem(text('second-page', 'Continued: yes', 'LineItem: Desk; 1; 5')),
+			],
+			parameters: combined({}, FIXTURE.splittingSkillId),
+		});
+		expect(result.error).toBeUndefined();
+		expect(
+			result.items.map((item) => [
+				(item.json.fields as IDataObject).InvoiceNumber,
+				item.json.sourceFiles,
+				item.json.pairing,
+				item.pairedItem,
+			]),
+		).toEqual([
+			['S-1', ['two.txt'], 'resultJson', { item: 0 }],
+			['S-2', ['two.txt'], 'resultJson', { item: 0 }],
+			['S-3', ['first-page.txt', 'second-page.txt'], 'resultJson', [{ item: 1 }, { item: 2 }]],
+		]);
+		// The documents Vantage lists for the transaction are not these: they were not asked for.
+		expect(f.sim.requestsTo('GetTransactionDocuments')).toHaveLength(0);
+	});
+
+	test('when no result names a document’s files, each document carries all of them and every item, and says pairing "unknown"', async () => {
+		f.sim.defineSkill(splittingSkill());
+		// Result JSON without SourceFiles, and transaction documents whose ids are not the processed ones.
+		f.sim.injectFault(
+			'DownloadFile',
+			{ kind: 'status', status: 200, body: { Documents: [] } },
+			Infinity,
+		);
 		const result = await runNode({
 			credentials: f.store,
 			items: [invoice('U-1'), invoice('U-2')],
+			parameters: combined({}, FIXTURE.splittingSkillId),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(2);
+		for (const item of result.items) {
+			expect(item.json.sourceFiles).toEqual(['U-1.pdf', 'U-2.pdf']);
+			expect(item.json.pairing).toBe('unknown');
+			expect(item.pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
+		}
+		expect(f.sim.requestsTo('GetTransactionDocuments')).toHaveLength(1);
+	});
+
+	test('without sources in the result JSON, Vantage’s transaction documents pair each document (pairing "transactionDocuments")', async () => {
+		f.sim.injectFault(
+			'DownloadFile',
+			{ kind: 'status', status: 200, body: { Documents: [] } },
+			Infinity,
+		);
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('D-1'), invoice('D-2')],
 			parameters: combined(),
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.items).toHaveLength(4);
-		for (const item of result.items) {
-			expect(item.json.sourceFiles).toEqual(['U-1.pdf', 'U-2.pdf']);
-			expect(item.pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
-		}
+		expect(
+			result.items.map((item) => [item.json.sourceFiles, item.json.pairing, item.pairedItem]),
+		).toEqual([
+			[['D-1.pdf'], 'transactionDocuments', { item: 0 }],
+			[['D-1.pdf'], 'transactionDocuments', { item: 0 }],
+			[['D-2.pdf'], 'transactionDocuments', { item: 1 }],
+			[['D-2.pdf'], 'transactionDocuments', { item: 1 }],
+		]);
 	});
 
 	test('Auto Crop and Auto Orientation are read per file, from each file’s own item', async () => {
@@ -578,6 +671,21 @@ describe('Process Document: waiting, manual review and failures', () => {
 			uploadMethod: 'launch',
 		});
 		expect(result.items[0].json.transactionId).toMatch(/^[0-9a-f-]{36}$/);
+		// The same poll bookkeeping as a finished item.
+		expect(result.items[0].json).toMatchObject({ polls: expect.any(Number), failedPolls: 0 });
+	});
+
+	test('a finished item carries the same poll bookkeeping keys as a manual-review item', async () => {
+		f.sim.scriptNextTransaction({ processing: { polls: 0 }, manualReview: { polls: 2 } });
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('R-3')],
+			parameters: process(),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ status: 'Processed', failedPolls: 0 });
+		// Processing, two polls in review, then Processed.
+		expect(result.items[0].json.polls).toBe(f.sim.requestsTo('GetTransactionInfo').length);
 	});
 
 	test('a Failed transaction is an API error with Vantage’s reason and the transaction ID', async () => {
@@ -611,8 +719,38 @@ describe('Process Document: waiting, manual review and failures', () => {
 		const [canceled, fine] = items.items;
 		expect(canceled.json).toMatchObject({ status: 'Canceled', transactionId: expect.any(String) });
 		expect(canceled.json.error).toMatch(/ended with status Canceled \[item 0\]$/);
+		// httpCode is for HTTP statuses only: the transaction's status is under status.
+		expect(canceled.json).not.toHaveProperty('httpCode');
 		expect(fine.json).toMatchObject({ status: 'Processed', fields: { InvoiceNumber: 'E-3' } });
 		expect(fine.pairedItem).toEqual({ item: 1 });
+	});
+
+	test('a Failed transaction’s error item carries status "Failed" and Vantage’s text, and no httpCode; the error none either', async () => {
+		f.sim.scriptNextTransaction({
+			outcome: 'Failed',
+			processing: { polls: 0 },
+			error: 'The file is damaged',
+		});
+		const result = await runNode({
+			credentials: f.store,
+			items: [invoice('E-4'), invoice('E-5')],
+			parameters: process({ skillId: rl(FIXTURE.processSkillId), transactionMode: 'combined' }),
+			continueOnFail: true,
+		});
+		expect(result.items).toHaveLength(1);
+		const [item] = result.items;
+		expect(item.json).toMatchObject({ status: 'Failed', transactionId: expect.any(String) });
+		expect(item.json.error).toMatch(/ended with status Failed: The file is damaged \[item 0\]$/);
+		expect(item.json).not.toHaveProperty('httpCode');
+		expect(item.pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
+
+		f.sim.scriptNextTransaction({ outcome: 'Failed', processing: { polls: 0 } });
+		const stopped = await runNode({
+			credentials: f.store,
+			items: [invoice('E-6')],
+			parameters: process(),
+		});
+		expect((stopped.error as { httpCode?: unknown }).httpCode ?? null).toBeNull();
 	});
 
 	test('a transaction that does not finish within Timeout is reported with its ID and last status', async () => {

@@ -6,11 +6,14 @@ import type { AddressInfo } from 'node:net';
  * A Vantage whose transaction lists show some transactions with another creation time than the
  * one they were filtered by: in front of the simulator (which lists faithfully), everything is
  * passed through, and list entries of the chosen ids get the creation time given here (an
- * unreadable text, or a time before the request's StartDate).
+ * unreadable text, or a time before the request's StartDate). Members named in `removedKeys` are
+ * left out of every entry.
  */
 export class ListingVariant {
 	private server?: Server;
 	readonly createTimes = new Map<string, string>();
+	/** Members left out of every list entry (e.g. `completedUtc`, which Vantage's example lacks). */
+	readonly removedKeys = new Set<string>();
 
 	constructor(private readonly target: string) {}
 
@@ -60,6 +63,7 @@ export class ListingVariant {
 		for (const item of page.items ?? []) {
 			const time = this.createTimes.get(String(item.transactionId));
 			if (time !== undefined) Object.assign(item, { createTimeUtc: time, createdUtc: time });
+			for (const key of this.removedKeys) delete item[key];
 		}
 		return JSON.stringify(page);
 	}

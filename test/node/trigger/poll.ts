@@ -34,6 +34,8 @@ export class ActiveTrigger {
 	constructor(
 		private readonly store: () => CredentialStore,
 		private readonly parameters: INodeParameters,
+		/** The workflow's time zone; default UTC. */
+		private readonly timezone?: string,
 	) {}
 
 	/** n8n restarted: the static data it stored is all the trigger has. */
@@ -50,6 +52,7 @@ export class ActiveTrigger {
 			staticData: this.staticData,
 			mode,
 			pollBudgetMs,
+			timezone: this.timezone,
 		});
 		if (mode === 'trigger') this.staticData = run.staticData;
 		this.runs.push(run);

@@ -210,6 +210,66 @@ describe('Trigger → Transaction Completed', () => {
 		expect(idsOf(run)).toEqual(old);
 	});
 
+	test('Start From stays the lower bound on later polls until Look Back has moved past it', async () => {
+		const [recent] = f.sim.seedCompletedTransactions(1, { createdAt: minutesAgo(120) });
+		f.sim.seedCompletedTransactions(1, { createdAt: minutesAgo(600) });
+		const trigger = completed({ options: { startFrom: minutesAgo(180).toISOString() } });
+		expect(idsOf(await trigger.poll())).toEqual([recent]);
+		f.sim.clearLog();
+		// The second poll lists from Start From, not from now − Look Back (48 hours).
+		expect((await trigger.poll()).executions).toHaveLength(0);
+		const listedFrom = Date.parse(
+			String(f.sim.requestsTo('GetCompletedTransactions')[0].query.StartDate),
+		);
+		expect(Math.abs(listedFrom - minutesAgo(180).getTime())).toBeLessThan(60_000);
+		const [later] = f.sim.seedCompletedTransactions(1, { createdAt: minutesAgo(30) });
+		expect(idsOf(await trigger.poll())).toEqual([later]);
+		// Look Back shorter than the time since Start From: the window starts at now − Look Back.
+		const short = completed({
+			options: { startFrom: minutesAgo(180).toISOString(), lookBackHours: 1 },
+		});
+		short.staticData = trigger.staticData;
+		f.sim.clearLog();
+		await short.poll();
+		const shortFrom = Date.parse(
+			String(f.sim.requestsTo('GetCompletedTransactions')[0].query.StartDate),
+		);
+		expect(Math.abs(shortFrom - minutesAgo(60).getTime())).toBeLessThan(60_000);
+	});
+
+	test('Start From without an offset (as the date picker stores it) is read in the workflow’s time zone', async () => {
+		const timeZone = 'America/New_York';
+		const [inside] = f.sim.seedCompletedTransactions(1, { createdAt: minutesAgo(120) });
+		f.sim.seedCompletedTransactions(1, { createdAt: minutesAgo(240) });
+		// 150 minutes ago on a New York wall clock: "YYYY-MM-DDTHH:mm:ss".
+		const wall = new Intl.DateTimeFormat('sv-SE', {
+			timeZone,
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			second: '2-digit',
+			hourCycle: 'h23',
+		})
+			.format(minutesAgo(150))
+			.replace(' ', 'T');
+		expect(wall).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+		const trigger = new ActiveTrigger(
+			() => f.store,
+			triggerParams('transactionCompleted', { options: { startFrom: wall } }),
+			timeZone,
+		);
+		const run = await trigger.poll();
+		expect(run.error).toBeUndefined();
+		expect(idsOf(run)).toEqual([inside]);
+	});
+
+	test('a Start From that is not a date is refused, naming the parameter', async () => {
+		const run = await completed({ options: { startFrom: 'next Tuesday' } }).poll();
+		expect(run.error?.message).toMatch(/^Start From is not a valid date: "next Tuesday"/);
+	});
+
 	test('Status, Skill and registration parameters filter in the request', async () => {
 		const trigger = completed({
 			transactionStatus: 'Failed',
@@ -329,14 +389,69 @@ describe('Trigger → Transaction Completed', () => {
 			parameters: nodeParams('transaction', 'getResults', { transactionId: id }),
 		});
 		expect(results.error).toBeUndefined();
-		// The trigger's one extra key: the list entry the event came from.
+		// The trigger's two extra keys: the list entry the event came from, and the error (none).
 		const withoutCompleted = items.map(({ json }) => {
+			expect(json.error).toBeNull();
 			const rest = { ...json };
 			delete rest.completed;
+			delete rest.error;
 			return rest;
 		});
 		expect(withoutCompleted).toEqual(results.items.map((item) => item.json));
 		expect(items.every((item) => !item.binary)).toBe(true);
+	});
+
+	test('Include Results: a failed or cancelled transaction’s item has the keys of a processed one, `error` set', async () => {
+		const trigger = completed({ includeResults: true });
+		await trigger.poll();
+		const [processed] = f.sim.seedCompletedTransactions(1, { createdAt: minutesAgo(3) });
+		const [failed] = f.sim.seedCompletedTransactions(1, {
+			createdAt: minutesAgo(2),
+			status: 'Failed',
+		});
+		const [canceled] = f.sim.seedCompletedTransactions(1, {
+			createdAt: minutesAgo(1),
+			status: 'Canceled',
+		});
+		const run = await trigger.poll();
+		expect(idsOf(run)).toEqual([processed, failed, canceled]);
+		const [ok, bad, stopped] = run.executions.map((items) => items[0].json);
+		expect(Object.keys(bad).sort()).toEqual(Object.keys(ok).sort());
+		expect(Object.keys(stopped).sort()).toEqual(Object.keys(ok).sort());
+		expect(ok).toMatchObject({ status: 'Processed', error: null });
+		expect(bad).toMatchObject({
+			transactionId: failed,
+			status: 'Failed',
+			fields: {},
+			sourceFiles: ['seed-1.txt'],
+			error: expect.stringContaining('could not be processed'),
+			completed: { transactionId: failed, status: 'Failed' },
+		});
+		expect(stopped).toMatchObject({ status: 'Canceled', fields: {}, sourceFiles: ['seed-1.txt'] });
+		expect(stopped.error).toEqual(expect.any(String));
+	});
+
+	test('without Include Results the item carries completedUtc: the list’s completion time, or null where the list has none', async () => {
+		const trigger = completed();
+		await trigger.poll();
+		const at = minutesAgo(1);
+		f.sim.seedCompletedTransactions(1, { completedAt: at });
+		const [item] = (await trigger.poll()).executions[0];
+		expect(item.json.completedUtc).toBe(at.toISOString());
+
+		const variant = new ListingVariant(f.sim.url);
+		const url = await variant.start();
+		try {
+			variant.removedKeys.add('completedUtc');
+			const store = simulatorCredentials(f.sim, { baseUrl: url });
+			const plain = new ActiveTrigger(() => store, triggerParams('transactionCompleted'));
+			await plain.poll();
+			f.sim.seedCompletedTransactions(1);
+			const [entry] = (await plain.poll()).executions[0];
+			expect(entry.json).toHaveProperty('completedUtc', null);
+		} finally {
+			await variant.stop();
+		}
 	});
 
 	test.each([

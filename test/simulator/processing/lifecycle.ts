@@ -26,6 +26,45 @@ import {
 
 export type Outcome = 'Processed' | 'Failed' | 'Canceled';
 
+/** A document a splitting Process skill cut from the files: its text and the files it came from. */
+interface Cut {
+	fileIds: string[];
+	text: string;
+	/** Holds an InvoiceNumber line: the next one starts another document. */
+	numbered: boolean;
+}
+
+const INVOICE_NUMBER_LINE = /^\s*invoicenumber\s*:/i;
+const CONTINUED_LINE = /^\s*continued\s*:\s*yes\s*$/im;
+
+/**
+ * A splitting Process skill's documents, from the files in upload order: a new document starts
+ * at each `InvoiceNumber:` line (the lines before the first belong to the first); a file with a
+ * `Continued: yes` line carries on the document before it (which then came from two files) up to
+ * its own first InvoiceNumber line; a file without an InvoiceNumber line is one document.
+ */
+export function splitDocuments(files: SourceFile[]): Cut[] {
+	const cuts: Cut[] = [];
+	for (const file of files) {
+		const text = file.head.toString('utf8');
+		let current: Cut | undefined;
+		if (cuts.length && CONTINUED_LINE.test(text)) {
+			current = cuts[cuts.length - 1];
+			current.fileIds.push(file.id);
+		}
+		for (const line of text.split(/\r?\n/)) {
+			const numbered = INVOICE_NUMBER_LINE.test(line);
+			if (!current || (numbered && current.numbered)) {
+				current = { fileIds: [file.id], text: '', numbered: false };
+				cuts.push(current);
+			}
+			current.text += `${line}\n`;
+			current.numbered ||= numbered;
+		}
+	}
+	return cuts;
+}
+
 export interface SeedOptions {
 	/** Default FIXTURE.documentSkillId. */
 	skillId?: string;
@@ -109,6 +148,12 @@ export class Processing {
 	 * put them all into their one document. GetTransactionDocuments lists each document with its
 	 * own files ("how uploaded files were grouped into documents before or after processing", the
 	 * OpenAPI document), which is how a client learns which file a document came from.
+	 *
+	 * A splitting Process skill (`splitsDocuments`) instead cuts the files' text into documents
+	 * with new ids (`splitDocuments`); GetTransactionDocuments keeps listing the documents as
+	 * uploaded (the explicit ones, and one per file added to the transaction), whose ids are not
+	 * those of the processed documents. Only each document's Json result (`SourceFiles`) says
+	 * which files it came from.
 	 */
 	private buildDocuments(tx: TransactionState): DocumentState[] {
 		const skill = this.skills.get(tx.skillId);
@@ -123,6 +168,15 @@ export class Processing {
 			resultFiles: [],
 			ruleErrors: [],
 		});
+		if (skill?.type === 'Process' && skill.splitsDocuments) {
+			tx.listedDocuments = [...explicit, ...loose.map((f) => doc([f.id], 1, f.index))];
+			const files = new Map(tx.files.map((f) => [f.id, f]));
+			const ordered = tx.listedDocuments.flatMap((d) => d.fileIds.map((id) => files.get(id)!));
+			return splitDocuments(ordered).map((cut) => ({
+				...doc(cut.fileIds, 1, null),
+				text: cut.text,
+			}));
+		}
 		if (skill?.type === 'Process') {
 			return [
 				...explicit,

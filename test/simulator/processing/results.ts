@@ -34,7 +34,7 @@ export class Results {
 		const classes = this.skills.classes(skill);
 		for (const doc of tx.documents) {
 			const files = filesOf(tx, doc);
-			const text = sourceText(files);
+			const text = documentText(tx, doc);
 			const lines = readLines(text);
 			doc.ruleErrors = lines.get('ruleerror') ?? [];
 			if (classes?.length) {
@@ -96,10 +96,10 @@ export class Results {
 				return json({
 					Version: '1.0',
 					DocumentId: doc.id,
-					Pages: [{ Index: 0, Text: sourceText(files) }],
+					Pages: [{ Index: 0, Text: documentText(tx, doc) }],
 				});
 			default:
-				return Buffer.from(sourceText(files), 'utf8');
+				return Buffer.from(documentText(tx, doc), 'utf8');
 		}
 	}
 
@@ -111,15 +111,26 @@ export class Results {
 		let values = this.extracted.get(doc);
 		if (!values) {
 			const files = filesOf(tx, doc);
-			values = extractFields(skill.fields ?? [], sourceText(files), files[0]?.name ?? '', doc.page);
+			values = extractFields(
+				skill.fields ?? [],
+				documentText(tx, doc),
+				files[0]?.name ?? '',
+				doc.page,
+			);
 			this.extracted.set(doc, values);
 		}
 		return values;
 	}
 }
 
-function sourceText(files: SourceFile[]): string {
-	return files.map((f) => f.head.toString('utf8')).join('\n');
+/** The text a document is read from: its own part when it was cut from its files, else theirs. */
+function documentText(tx: TransactionState, doc: DocumentState): string {
+	return (
+		doc.text ??
+		filesOf(tx, doc)
+			.map((f) => f.head.toString('utf8'))
+			.join('\n')
+	);
 }
 
 function json(value: unknown): Buffer {

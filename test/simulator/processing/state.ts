@@ -64,6 +64,8 @@ export interface DocumentState {
 	fileIds: string[];
 	/** Process skills split each file into a two-page bundle: 1 or 2. */
 	page: number;
+	/** A document cut from its files' text (a splitting Process skill): its own part of it. */
+	text?: string;
 	/** Once Processed. */
 	resultFiles: ResultFile[];
 	classification?: S.ClassificationDto;
@@ -81,7 +83,13 @@ export interface TransactionState {
 	registrationParameters: KeyValue[];
 	skillParameters: KeyValue[];
 	files: SourceFile[];
+	/** Before start: those created by CreateTransactionDocument; after: those the start produced. */
 	documents: DocumentState[];
+	/**
+	 * What GetTransactionDocuments lists once a splitting Process skill has cut the files into
+	 * `documents` with new ids: the documents as uploaded (one per file added to the transaction).
+	 */
+	listedDocuments?: DocumentState[];
 	script: TransactionScript;
 	/** GetTransactionInfo polls since start. */
 	polls: number;
@@ -171,10 +179,10 @@ export class TransactionStore {
 		return tx;
 	}
 
-	/** The path's document of `tx` (404 "Transaction document not found"). */
+	/** The path's document of `tx`, as the document routes see it (404 "Transaction document not found"). */
 	document(ctx: RequestContext, tx: TransactionState): DocumentState {
 		const id = guidParam(ctx, 'documentId');
-		const doc = tx.documents.find((d) => d.id === id);
+		const doc = listedDocuments(tx).find((d) => d.id === id);
 		if (!doc) throw notFound('Transaction document not found');
 		return doc;
 	}
@@ -199,6 +207,11 @@ export class TransactionStore {
 		}
 		return out;
 	}
+}
+
+/** The documents the document routes (GetTransactionDocuments and others) see. */
+export function listedDocuments(tx: TransactionState): DocumentState[] {
+	return tx.listedDocuments ?? tx.documents;
 }
 
 /** Files of `doc`, in its order. */

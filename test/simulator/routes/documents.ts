@@ -23,7 +23,13 @@ import {
 	type Route,
 } from '../http';
 import type { Processing } from '../processing/lifecycle';
-import { filesOf, type SourceFile, type TransactionState } from '../processing/state';
+import {
+	filesOf,
+	listedDocuments,
+	type DocumentState,
+	type SourceFile,
+	type TransactionState,
+} from '../processing/state';
 import { receiveUpload } from '../processing/uploads';
 import * as S from '../schemas';
 import type { SimulatorCore } from '../server';
@@ -47,13 +53,13 @@ export class DocumentsArea {
 				return respond(
 					200,
 					S.TransactionDocumentResult.array(),
-					tx.documents.map((d) => this.documentResult(tx, d.id)),
+					listedDocuments(tx).map((d) => this.documentResult(tx, d)),
 				);
 			}),
 			route('GetTransactionDocument', 'GET', DOC, (c) => {
 				const tx = this.find(c);
 				const doc = this.processing.store.document(c, tx);
-				return respond(200, S.TransactionDocumentResult, this.documentResult(tx, doc.id));
+				return respond(200, S.TransactionDocumentResult, this.documentResult(tx, doc));
 			}),
 			route('DeleteTransactionDocument', 'DELETE', DOC, (c) => this.remove(c)),
 			route(
@@ -88,8 +94,7 @@ export class DocumentsArea {
 		return this.processing.store.find(ctx);
 	}
 
-	private documentResult(tx: TransactionState, documentId: string) {
-		const doc = tx.documents.find((d) => d.id === documentId)!;
+	private documentResult(tx: TransactionState, doc: DocumentState) {
 		return {
 			documentId: doc.id,
 			sourceFiles: filesOf(tx, doc).map((f) => ({ id: f.id, name: f.name })),

@@ -13,10 +13,11 @@ import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { concurrencyOption, sortedOptions } from '../common';
 import { catalogProperty, recordCount, reindexAndWait } from '../catalog/shared';
-import { readGroups, type CatalogGroup } from './records';
+import { duplicatesOf, ignoredFieldsOf, readGroups, type CatalogGroup } from './records';
 import {
 	batchSizeOption,
 	columnsProperty,
+	ignoreUnknownFieldsOption,
 	recordIdNotice,
 	readWriteSettings,
 	WRITE_CONCURRENCY,
@@ -56,6 +57,7 @@ const properties: INodeProperties[] = [
 		options: sortedOptions([
 			batchSizeOption('Records'),
 			concurrencyOption(WRITE_CONCURRENCY),
+			ignoreUnknownFieldsOption,
 			{
 				displayName: 'Reindex After Adding',
 				name: 'reindex',
@@ -73,12 +75,13 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-function summaryOf(group: CatalogGroup, outcome: AddOutcome): IDataObject {
+function summaryOf(group: CatalogGroup, outcome: AddOutcome, ignoring: boolean): IDataObject {
 	return {
 		catalogId: group.catalogId,
 		recordsRequested: group.itemIndexes.length,
 		uniqueRecords: group.records.size,
-		duplicatesRemoved: group.superseded.length,
+		duplicatesRemoved: duplicatesOf(group),
+		...ignoredFieldsOf(group, ignoring),
 		batchesSent: outcome.batchesSent,
 		...(outcome.batchesRetried ? { batchesRetriedAtEnd: outcome.batchesRetried } : {}),
 		added: outcome.added.length,
@@ -122,7 +125,7 @@ export async function execute(
 	] as const);
 	const continueOnFail = this.continueOnFail();
 	const out: INodeExecutionData[] = [];
-	const { groups } = await readGroups(this, client, items, out);
+	const { groups } = await readGroups(this, client, items, out, settings);
 	// Every catalog's limit is checked before the first record is sent to any.
 	const ready: CatalogGroup[] = [];
 	for (const group of groups) {
@@ -146,7 +149,7 @@ export async function execute(
 			settings.batchSize,
 			settings.concurrency,
 		);
-		const summary = summaryOf(group, outcome);
+		const summary = summaryOf(group, outcome, settings.ignoreUnknownFields);
 		let reindex: IDataObject | undefined;
 		if (settings.options.reindex === true && outcome.added.length + outcome.replaced.length > 0) {
 			try {
@@ -193,6 +196,7 @@ export async function execute(
 					...(failure
 						? { reasons: failure.reasons, error: failure.reasons.join('; ') }
 						: { fields: record.fields }),
+					...(settings.ignoreUnknownFields ? { ignoredFields: record.ignored ?? [] } : {}),
 					...(reindex ? { reindex } : {}),
 				},
 				pairedItem: { item: itemIndex },

@@ -1,5 +1,6 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { LISTED_IDS } from '../../constants';
 import { asNodeError, errorItem } from '../../helpers/errors';
 import { perItemReader } from '../../helpers/parameters';
 import type { VantageClient } from '../../transport';
@@ -26,6 +27,8 @@ export interface CatalogGroup {
 	invalid: InvalidItem[];
 	/** The catalog's row count when it was read (GetCatalog). */
 	rowCount: number;
+	/** Input fields left out as not columns of the catalog (Ignore Unknown Fields), by name. */
+	ignoredFields: Set<string>;
 }
 
 export interface SourceGroups {
@@ -45,11 +48,12 @@ export async function readGroups(
 	client: VantageClient,
 	items: INodeExecutionData[],
 	errors: INodeExecutionData[],
+	options: { ignoreUnknownFields: boolean },
 ): Promise<SourceGroups> {
 	const continueOnFail = ctx.continueOnFail();
 	const columns = new CatalogColumns(client);
 	const catalogIdOf = perItemReader(ctx, 'catalogId', (i) => readCatalogId(ctx, i));
-	const reader = recordReader(ctx, items);
+	const reader = recordReader(ctx, items, options);
 	const groups = new Map<string, CatalogGroup>();
 	const unknownCatalog: number[] = [];
 	const groupOf = (catalogId: string, rowCount: number) => {
@@ -62,6 +66,7 @@ export async function readGroups(
 				superseded: [],
 				invalid: [],
 				rowCount,
+				ignoredFields: new Set(),
 			};
 			groups.set(catalogId, group);
 		}
@@ -74,8 +79,9 @@ export async function readGroups(
 			catalogId = catalogIdOf(itemIndex);
 			const catalog = columns.read(catalogId) ?? (await columns.of(catalogId, itemIndex));
 			id = reader.id(itemIndex);
-			const record = reader.record(itemIndex, id, catalog.columns);
+			const record = reader.record(itemIndex, id, catalogId, catalog.columns);
 			const group = groupOf(catalogId, catalog.rowCount);
+			for (const field of record.ignored ?? []) group.ignoredFields.add(field);
 			const earlier = group.records.get(record.id);
 			if (earlier) group.superseded.push({ item: earlier.item, id: record.id, by: itemIndex });
 			group.records.set(record.id, record);
@@ -92,4 +98,25 @@ export async function readGroups(
 		}
 	}
 	return { groups: [...groups.values()], unknownCatalog };
+}
+
+/**
+ * Items whose record a later item with the same id replaced, for the output: how many, the ids
+ * and the items that lost with the item that was kept (the first LISTED_IDS of each).
+ */
+export function duplicatesOf(group: CatalogGroup): IDataObject {
+	const ids = [...new Set(group.superseded.map((s) => s.id))].sort().slice(0, LISTED_IDS);
+	return {
+		count: group.superseded.length,
+		ids,
+		items: [...group.superseded]
+			.sort((a, b) => a.item - b.item)
+			.slice(0, LISTED_IDS)
+			.map(({ item, id }) => ({ item, id, keptItem: group.records.get(id)?.item ?? null })),
+	};
+}
+
+/** Ignore Unknown Fields: the names left out, for the output (only when the option is on). */
+export function ignoredFieldsOf(group: CatalogGroup, ignoring: boolean): IDataObject {
+	return ignoring ? { ignoredFields: [...group.ignoredFields].sort() } : {};
 }

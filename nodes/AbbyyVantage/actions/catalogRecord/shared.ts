@@ -9,7 +9,7 @@ import { MAX_RECORDS_PER_REQUEST } from '../../constants';
 import { invalid } from '../../helpers/errors';
 import { perItemReader } from '../../helpers/parameters';
 import { toColumnStrings, type CatalogColumn } from '../../helpers/recordValues';
-import { describeValue, requireInteger } from '../../helpers/validation';
+import { describeValue, isBlank, requireInteger } from '../../helpers/validation';
 import { RECORD_ID_FIELD } from '../../methods/resourceMapping';
 import { endpoints, type VantageClient } from '../../transport';
 import { CATALOG_HINTS } from '../catalog/shared';
@@ -67,7 +67,19 @@ export interface CatalogRecord {
 	id: string;
 	fields: Record<string, string[]>;
 	item: number;
+	/** Input fields that are not columns of the catalog, left out (Ignore Unknown Fields). */
+	ignored?: string[];
 }
+
+/** Add and Sync: whether fields that are not columns of the catalog are left out or refused. */
+export const ignoreUnknownFieldsOption: INodeProperties = {
+	displayName: 'Ignore Unknown Fields',
+	name: 'ignoreUnknownFields',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to leave out input fields that are not columns of the catalog and list them under "ignoredFields" in the output, instead of refusing the item',
+};
 
 export interface CatalogShape {
 	columns: CatalogColumn[];
@@ -118,16 +130,26 @@ export class CatalogColumns {
 export interface RecordReader {
 	/** The item's record id; an empty one is refused, naming the item. */
 	id(itemIndex: number): string;
-	/** The item's record: values the catalog cannot hold are refused, naming item and column. */
-	record(itemIndex: number, id: string, columns: CatalogColumn[]): CatalogRecord;
+	/**
+	 * The item's record: values the catalog cannot hold are refused, naming item and column, and
+	 * so are fields that are not columns of the catalog unless `ignoreUnknownFields`.
+	 */
+	record(itemIndex: number, id: string, catalogId: string, columns: CatalogColumn[]): CatalogRecord;
 }
 
 /**
  * Input items as catalog records, from the Columns mapper: values mapped below, or the item's own
- * fields (auto-map). Only the catalog's columns are sent; the matching field gives the id. The
- * mapping's settings are read once when they hold no expression.
+ * fields (auto-map). Only the catalog's columns are sent; the matching field gives the id. A field
+ * with a value that is neither (an extra input field under Map Automatically, a mapped column the
+ * catalog no longer has) is refused, as n8n's database nodes refuse a column the table lacks, or
+ * with `ignoreUnknownFields` left out and named in the record. The mapping's settings are read
+ * once when they hold no expression.
  */
-export function recordReader(ctx: IExecuteFunctions, items: INodeExecutionData[]): RecordReader {
+export function recordReader(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	{ ignoreUnknownFields = false } = {},
+): RecordReader {
 	const mappingModeOf = perItemReader(ctx, 'columns.mappingMode', (i) =>
 		ctx.getNodeParameter('columns.mappingMode', i, 'defineBelow'),
 	);
@@ -165,8 +187,24 @@ export function recordReader(ctx: IExecuteFunctions, items: INodeExecutionData[]
 			}
 			return id;
 		},
-		record(itemIndex, id, columns) {
+		record(itemIndex, id, catalogId, columns) {
 			const values = valuesAt(itemIndex);
+			const names = columnNames(columns);
+			const idField = idFieldOf(itemIndex);
+			const unknown = Object.keys(values).filter(
+				(key) => !names.has(key) && key !== idField && !isBlank(values[key]),
+			);
+			if (unknown.length && !ignoreUnknownFields) {
+				const quoted = unknown.map((key) => JSON.stringify(key)).join(', ');
+				throw invalid(
+					ctx,
+					itemIndex,
+					unknown.length === 1
+						? `Field ${quoted} is not a column of catalog "${catalogId}"`
+						: `Fields ${quoted} are not columns of catalog "${catalogId}"`,
+					`The catalog's columns: ${columns.map((c) => c.name).join(', ') || 'none'}. Map only those (remove the fields from the input, e.g. with an Edit Fields node), or turn on the option Ignore Unknown Fields to leave them out and list them in the output.`,
+				);
+			}
 			const fields: Record<string, string[]> = {};
 			for (const column of columns) {
 				if (!(column.name in values)) continue;
@@ -180,9 +218,22 @@ export function recordReader(ctx: IExecuteFunctions, items: INodeExecutionData[]
 				}
 				fields[column.name] = strings;
 			}
-			return { id, fields, item: itemIndex };
+			return unknown.length
+				? { id, fields, item: itemIndex, ignored: unknown }
+				: { id, fields, item: itemIndex };
 		},
 	};
+}
+
+/** Column names as a set, built once per catalog read (200 000 items share one). */
+const columnSets = new WeakMap<CatalogColumn[], Set<string>>();
+function columnNames(columns: CatalogColumn[]): Set<string> {
+	let names = columnSets.get(columns);
+	if (!names) {
+		names = new Set(columns.map((c) => c.name));
+		columnSets.set(columns, names);
+	}
+	return names;
 }
 
 /** The Batch Size option of every operation that writes records or deletes IDs. */
@@ -213,6 +264,7 @@ export function readWriteSettings(ctx: IExecuteFunctions, client: VantageClient)
 	return {
 		batchSize: readBatchSize(ctx, options),
 		concurrency: readConcurrency(ctx, options, WRITE_CONCURRENCY, client),
+		ignoreUnknownFields: options.ignoreUnknownFields === true,
 		options,
 	};
 }

@@ -8,15 +8,17 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiError, asNodeError, errorItem, invalid } from '../../helpers/errors';
+import { LISTED_IDS } from '../../constants';
 import { MAX_RECORDS_PER_CATALOG, sameFields } from '../../helpers/recordValues';
 import { requireInteger } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { concurrencyOption, sortedOptions } from '../common';
 import { catalogProperty, recordCount, reindexAndWait } from '../catalog/shared';
 import { scanRecords } from './reader';
-import { readGroups, type CatalogGroup } from './records';
+import { duplicatesOf, ignoredFieldsOf, readGroups, type CatalogGroup } from './records';
 import {
 	batchSizeOption,
+	ignoreUnknownFieldsOption,
 	recordIdNotice,
 	readWriteSettings,
 	syncColumnsProperty,
@@ -25,9 +27,6 @@ import {
 } from './shared';
 import { deleteIds } from './deleter';
 import { addRecords } from './writer';
-
-/** Ids listed per action in a dry run's plan; the counts are always complete. */
-const PLAN_ID_LIMIT = 100;
 
 /** Max Share to Delete (%) when the option is not set. */
 const DEFAULT_MAX_DELETE_SHARE = 50;
@@ -60,6 +59,7 @@ const properties: INodeProperties[] = [
 				description:
 					'Whether to only output the plan (what would be added, updated and deleted) without changing the catalog',
 			},
+			ignoreUnknownFieldsOption,
 			{
 				displayName: 'Max Share to Delete (%)',
 				name: 'maxDeleteShare',
@@ -165,7 +165,7 @@ async function planOf(
 }
 
 /** Pages arrive in any order: the ids listed are the first by sort order, the same every run. */
-const capped = (ids: string[]) => [...ids].sort().slice(0, PLAN_ID_LIMIT);
+const capped = (ids: string[]) => [...ids].sort().slice(0, LISTED_IDS);
 
 const itemList = (items: number[]) =>
 	`${items.length === 1 ? 'item' : 'items'} ${items.slice(0, 10).join(', ')}${items.length > 10 ? ` and ${items.length - 10} more` : ''}`;
@@ -212,7 +212,8 @@ async function planCatalog(
 		catalogId: group.catalogId,
 		dryRun: settings.dryRun,
 		sourceRecords: group.records.size,
-		duplicatesRemoved: group.superseded.length,
+		duplicatesRemoved: duplicatesOf(group),
+		...ignoredFieldsOf(group, settings.ignoreUnknownFields),
 		currentRecords: plan.current,
 		toAdd: plan.add.length,
 		toUpdate: plan.update.length,
@@ -246,7 +247,7 @@ async function planCatalog(
 					add: capped(plan.add.map((r) => r.id)),
 					update: capped(plan.update.map((r) => r.id)),
 					delete: capped(plan.delete),
-					idsListedPerAction: PLAN_ID_LIMIT,
+					idsListedPerAction: LISTED_IDS,
 				},
 			},
 		};
@@ -359,7 +360,7 @@ export async function execute(
 	const settings = readSyncSettings(this, client);
 	const out: INodeExecutionData[] = [];
 	const continueOnFail = this.continueOnFail();
-	const { groups, unknownCatalog } = await readGroups(this, client, items, out);
+	const { groups, unknownCatalog } = await readGroups(this, client, items, out, settings);
 	const pairedItemOf = (group: CatalogGroup) =>
 		(group.itemIndexes.length ? group.itemIndexes : group.invalid.map((i) => i.item)).map(
 			(item) => ({ item }),

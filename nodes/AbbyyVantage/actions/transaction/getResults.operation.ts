@@ -5,7 +5,7 @@ import { operationError } from '../../helpers/errors';
 import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
 import { concurrencyOption, readOptions, readRunConcurrency, sortedOptions } from '../common';
-import { readResults, readResultOptions, resultOptions } from './results';
+import { readResults, readResultOptions, resultOptions, uniqueResultFileNames } from './results';
 import { readTransactionId, transactionIdProperty } from './shared';
 import { FAILED_STATUSES, Transactions } from './transactions';
 
@@ -35,7 +35,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const transactions = new Transactions(this, client);
 	const concurrency = readRunConcurrency(this, CONCURRENCY, client);
-	return await runPerItem(
+	const out = await runPerItem(
 		this,
 		items,
 		async (itemIndex) => {
@@ -64,4 +64,6 @@ export async function execute(
 		},
 		concurrency,
 	);
+	uniqueResultFileNames(out);
+	return out;
 }

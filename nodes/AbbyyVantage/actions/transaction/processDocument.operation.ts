@@ -28,7 +28,13 @@ import {
 	sortedOptions,
 } from '../common';
 import { readSkillId, skillProperty } from '../skill/shared';
-import { readResults, readResultOptions, resultOptions, type ResultOptions } from './results';
+import {
+	readResults,
+	readResultOptions,
+	resultOptions,
+	uniqueResultFileNames,
+	type ResultOptions,
+} from './results';
 import {
 	imageProcessingOptions,
 	inputFilesProperties,
@@ -171,7 +177,8 @@ async function readItemFiles(
 /**
  * The input items a document of a One for All Items transaction came from: those whose files
  * are its source files (Vantage stores names with some characters replaced; see `storedKey`).
- * All the transaction's items when that cannot be told.
+ * All the transaction's items when that cannot be told, and the item then says `pairing:
+ * "unknown"`.
  */
 function documentPairing(plan: Plan, output: ItemOutput): number[] {
 	const itemOf = new Map(plan.files.map((file) => [storedKey(file.name), file.itemIndex]));
@@ -179,12 +186,19 @@ function documentPairing(plan: Plan, output: ItemOutput): number[] {
 		? (output.json.sourceFiles as unknown[])
 		: [];
 	const found = new Set<number>();
-	for (const name of names) {
+	for (const name of output.json.pairing === 'unknown' ? [] : names) {
 		const item = typeof name === 'string' ? itemOf.get(storedKey(name)) : undefined;
-		if (item === undefined) return plan.itemIndexes;
+		if (item === undefined) {
+			found.clear();
+			break;
+		}
 		found.add(item);
 	}
-	return found.size ? plan.itemIndexes.filter((item) => found.has(item)) : plan.itemIndexes;
+	if (!found.size) {
+		output.json.pairing = 'unknown';
+		return plan.itemIndexes;
+	}
+	return plan.itemIndexes.filter((item) => found.has(item));
 }
 
 /** What a finished item had created, for the error of a run that stops: each transaction once. */
@@ -253,6 +267,7 @@ async function process(
 		if (info.status !== 'Processed') throw transactions.failure(info, itemIndex);
 		return await readResults(ctx, client, transactions, info, plan.results, itemIndex, {
 			...upload,
+			polls: waited.polls,
 			failedPolls: waited.failedPolls,
 		});
 	} catch (error) {
@@ -274,7 +289,7 @@ export async function execute(
 		choiceValues(TRANSACTION_MODES),
 	);
 	if (mode === 'perItem') {
-		return await runPreparedPerItem(
+		const out = await runPreparedPerItem(
 			this,
 			items,
 			async (itemIndex) => {
@@ -287,6 +302,8 @@ export async function execute(
 			concurrency,
 			createdTransactions(),
 		);
+		uniqueResultFileNames(out);
+		return out;
 	}
 
 	// One transaction for all items: settings from the first item, files (with their image
@@ -320,5 +337,6 @@ export async function execute(
 		if (!continueOnFail) throw nodeError;
 		out.push(errorItem(nodeError, plan.itemIndexes));
 	}
+	uniqueResultFileNames(out);
 	return out;
 }

@@ -1,4 +1,5 @@
 import type {
+	IBinaryData,
 	IBinaryKeyData,
 	IDataObject,
 	IExecuteFunctions,
@@ -8,8 +9,13 @@ import type {
 
 import { apiError, type NodeContext } from '../../helpers/errors';
 import type { ItemOutput } from '../../helpers/items';
-import { shapeClassification, shapeDocument, splitRows } from '../../helpers/results';
-import { safeFileName } from '../../helpers/fileNames';
+import {
+	namedSourceFiles,
+	shapeClassification,
+	shapeDocument,
+	splitRows,
+} from '../../helpers/results';
+import { fileStem, safeFileName, withSuffix } from '../../helpers/fileNames';
 import { optionalText, requireOption } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import type { TransactionInfo, Transactions } from './transactions';
@@ -160,20 +166,18 @@ export type ResultsContext = NodeContext & {
 /**
  * The source files of each document (by lower-case document id), from GetTransactionDocuments
  * ("Returns the documents that belong to the transaction, including the files attached to each
- * document … before or after processing", OpenAPI document). Asked only when it can differ per
- * document: several documents made from several files. Undefined when not asked.
+ * document … before or after processing", OpenAPI document). A Process skill that splits or
+ * merges files gives its documents ids of their own, which this list need not know.
  */
-async function documentSources(
+async function listedSources(
 	client: VantageClient,
-	info: TransactionInfo,
-	documents: IDataObject[],
+	transactionId: string,
 	itemIndex: number | undefined,
-): Promise<Map<string, string[]> | undefined> {
-	if (documents.length < 2 || (info.sourceFiles ?? []).length < 2) return undefined;
+): Promise<Map<string, string[]>> {
 	const listed = await client.request<IDataObject[] | undefined>({
-		...endpoints.getTransactionDocuments(info.id),
+		...endpoints.getTransactionDocuments(transactionId),
 		itemIndex,
-		action: `reading which files each document of transaction ${info.id} came from`,
+		action: `reading which files each document of transaction ${transactionId} came from`,
 		hints: TRANSACTION_HINTS,
 	});
 	const sources = new Map<string, string[]>();
@@ -189,10 +193,20 @@ async function documentSources(
 }
 
 /**
+ * How a document's `sourceFiles` were found (the `pairing` key; Process Document pairs a One for
+ * All Items document with the items those files came from):
+ * - `resultJson`: its `Json` result file names them (ExtractedDataTransaction `SourceFiles`);
+ * - `transactionDocuments`: Vantage's list of the transaction's documents has it with its files;
+ * - `transaction`: the transaction has one file, or one document: all of its files;
+ * - `unknown`: nothing says; all of the transaction's files (and, in Process Document, items).
+ */
+export type Pairing = 'resultJson' | 'transactionDocuments' | 'transaction' | 'unknown';
+
+/**
  * One output item per document of a Processed transaction (or per table row with Split Table
  * Into Items): its fields as plain JSON, classification, business-rule errors, the source files
- * it came from (the transaction's when Vantage does not say) and, on request, its result files
- * as binary fields.
+ * it came from and how they were found (`pairing`) and, on request, its result files as binary
+ * fields, named after the source file and the document (`<stem>-doc<n>-<Vantage's name>`).
  */
 export async function documentItems(
 	ctx: ResultsContext,
@@ -212,34 +226,53 @@ export async function documentItems(
 			hints: TRANSACTION_HINTS,
 		});
 	const documents = Array.isArray(info.documents) ? info.documents : [];
-	const sourceFiles = (info.sourceFiles ?? []).map((f) => f.name);
-	const sources = await documentSources(client, info, documents, itemIndex);
+	const transactionFiles = (info.sourceFiles ?? []).filter(
+		(f): f is { id: string; name: string } =>
+			!!f && typeof f.id === 'string' && typeof f.name === 'string',
+	);
+	const allFiles = transactionFiles.map((f) => f.name);
+	const certain = documents.length < 2 || allFiles.length < 2;
+	// Asked once, and only for a document whose result JSON names no files.
+	let listed: Promise<Map<string, string[]>> | undefined;
 	const outputs: ItemOutput[] = [];
 	// A Processed transaction without documents still gets an item: nothing disappears silently.
 	for (const [position, document] of (documents.length ? documents : [{}]).entries()) {
 		const documentId = typeof document.id === 'string' ? document.id : null;
 		const files = resultFilesOf(document);
 		const jsonFile = files.find((f) => f.type === 'Json');
-		const binary: IBinaryKeyData = {};
+		const wanted = (file: ResultFile) =>
+			options.downloadTypes === 'all' || options.downloadTypes.includes(file.type);
 		let shaped: ReturnType<typeof shapeDocument>;
-		for (const file of files) {
-			const wanted = options.downloadTypes === 'all' || options.downloadTypes.includes(file.type);
-			if (file !== jsonFile && !wanted) continue;
-			const bytes = await download(file);
-			if (file === jsonFile) {
-				shaped = shapeDocument(
-					parseResult(ctx, bytes, transactionId, file, itemIndex),
-					documentId ?? undefined,
-					position,
-				);
-			}
-			if (wanted) {
-				binary[binaryKey(file.type, binary)] = await ctx.helpers.prepareBinaryData(
-					bytes,
-					safeFileName(file.fileName),
-					RESULT_TYPES[file.type] ?? 'application/octet-stream',
-				);
-			}
+		let named: string[] = [];
+		const bytesOf = new Map<ResultFile, Buffer>();
+		if (jsonFile) {
+			const bytes = await download(jsonFile);
+			const result = parseResult(ctx, bytes, transactionId, jsonFile, itemIndex);
+			shaped = shapeDocument(result, documentId ?? undefined, position);
+			named = namedSourceFiles(result, transactionFiles);
+			bytesOf.set(jsonFile, bytes);
+		}
+		let pairing: Pairing;
+		let sourceFiles: string[];
+		if (named.length) {
+			[pairing, sourceFiles] = ['resultJson', named];
+		} else if (certain) {
+			[pairing, sourceFiles] = ['transaction', allFiles];
+		} else {
+			listed ??= listedSources(client, transactionId, itemIndex);
+			const found = documentId ? (await listed).get(documentId.toLowerCase()) : undefined;
+			[pairing, sourceFiles] = found ? ['transactionDocuments', found] : ['unknown', allFiles];
+		}
+		const stem =
+			pairing !== 'unknown' && sourceFiles.length ? fileStem(sourceFiles[0]) : 'document';
+		const binary: IBinaryKeyData = {};
+		for (const file of files.filter(wanted)) {
+			const bytes = bytesOf.get(file) ?? (await download(file));
+			binary[binaryKey(file.type, binary)] = await ctx.helpers.prepareBinaryData(
+				bytes,
+				safeFileName(`${stem}-doc${position + 1}-${file.fileName}`),
+				RESULT_TYPES[file.type] ?? 'application/octet-stream',
+			);
 		}
 		// `fields` is added second (after the ids and status) so that the data is at the top of the item.
 		const base: IDataObject = {
@@ -252,7 +285,8 @@ export async function documentItems(
 			businessRulesErrors: Array.isArray(document.businessRulesErrors)
 				? document.businessRulesErrors
 				: [],
-			sourceFiles: (documentId && sources?.get(documentId.toLowerCase())) || sourceFiles,
+			sourceFiles,
+			pairing,
 			resultFiles: files.map(({ fileId, fileName, type }) => ({ fileId, fileName, type })),
 			...(info.manualReviewLink ? { manualReviewLink: info.manualReviewLink } : {}),
 			...extra,
@@ -269,6 +303,27 @@ export async function documentItems(
 		}
 	}
 	return outputs;
+}
+
+/**
+ * Result file names unique across the output (a folder they are written to, a ZIP, an e-mail):
+ * a name already given to another file gets "-2", "-3"… before its extension, in output order.
+ * Rows of one document (Split Table Into Items) share its files and keep their names.
+ */
+export function uniqueResultFileNames(items: Array<{ binary?: IBinaryKeyData }>): void {
+	const used = new Set<string>();
+	const named = new Set<IBinaryData>();
+	for (const item of items) {
+		for (const data of Object.values(item.binary ?? {})) {
+			if (named.has(data) || typeof data.fileName !== 'string') continue;
+			named.add(data);
+			const original = data.fileName;
+			let name = original;
+			for (let n = 2; used.has(name.toLowerCase()); n++) name = withSuffix(original, n);
+			used.add(name.toLowerCase());
+			data.fileName = name;
+		}
+	}
 }
 
 function parseResult(
