@@ -16,6 +16,7 @@ import type { Endpoint } from './endpoints';
 import { describeFailure, toNodeApiError, type Failure } from './errors';
 import { AUTO_LIMITS, RequestLimiter, sharedLimiter, type Slot } from './limiter';
 import { MALFORMED, parseResponse, toBuffer } from './response';
+import { bufferStreamedErrorBody } from './stream';
 import {
 	DEFAULT_RETRY_SETTINGS,
 	isLoadSignal,
@@ -49,6 +50,8 @@ export interface VantageRequest extends Endpoint {
 	upload?: () => Promise<UploadBody>;
 	/** Return the body as bytes (export result files, downloads). */
 	binary?: boolean;
+	/** Return the body unread, as a Node.js Readable (reports too large to hold; see ./stream.ts). */
+	stream?: boolean;
 	/** Only the status matters (delete records answers 200 with an empty body); skip parsing. */
 	ignoreBody?: boolean;
 	itemIndex?: number;
@@ -184,7 +187,7 @@ export class VantageClient {
 			qs: req.qs,
 			// Lists in a query as repeated keys (statusFilter=A&statusFilter=B), as ASP.NET binds them.
 			arrayFormat: 'repeat',
-			headers: { Accept: req.binary ? '*/*' : 'application/json' },
+			headers: { Accept: req.binary || req.stream ? '*/*' : 'application/json' },
 			timeout: this.settings.timeoutMs,
 		};
 		if (req.body !== undefined) {
@@ -192,6 +195,7 @@ export class VantageClient {
 			options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 		}
 		if (req.binary) options.encoding = 'arraybuffer';
+		if (req.stream) options.encoding = 'stream';
 		// A request with a body is never redirected by Vantage, and following redirects makes the
 		// HTTP client keep a copy of every chunk written (a 200 MB upload held twice in memory).
 		if (req.body !== undefined || req.upload) options.disableFollowRedirect = true;
@@ -285,12 +289,14 @@ export class VantageClient {
 				this.credentialOptions(),
 			);
 			this.limiter.succeeded();
+			if (req.stream) return { ok: true, value: response as T };
 			if (req.binary) return { ok: true, value: toBuffer(response) as T };
 			if (req.ignoreBody) return { ok: true, value: undefined as T };
 			const parsed = parseResponse(response);
 			if (parsed !== MALFORMED) return { ok: true, value: parsed as T };
 			return { ok: false, failure: { kind: 'malformed' } };
 		} catch (error) {
+			if (req.stream) await bufferStreamedErrorBody(error);
 			const failure: Failure = this.signal?.aborted
 				? { kind: 'cancelled' }
 				: describeFailure(error);
