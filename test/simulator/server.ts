@@ -246,7 +246,7 @@ export class SimulatorCore {
 			if (fault) entry.fault = fault.kind;
 			if (fault?.kind === 'delay') await sleep(fault.ms);
 			if (this.options.latencyMs > 0 && route?.id !== 'Token') await sleep(this.options.latencyMs);
-			if (fault?.kind === 'reset' && !fault.after) {
+			if (fault?.kind === 'reset' && !fault.after && fault.afterBytes === undefined) {
 				entry.status = 0;
 				req.socket.destroy();
 				return;
@@ -269,7 +269,7 @@ export class SimulatorCore {
 			if (!match.route.anonymous) this.authorize(ctx, token);
 			const reply = await match.route.handler(ctx);
 
-			if (fault?.kind === 'reset') {
+			if (fault?.kind === 'reset' && !('stream' in reply && fault.afterBytes !== undefined)) {
 				entry.status = 0;
 				req.socket.destroy();
 				return;
@@ -281,6 +281,11 @@ export class SimulatorCore {
 				return;
 			}
 			entry.status = reply.status;
+			if ('stream' in reply) {
+				const cutAt = fault?.kind === 'reset' ? fault.afterBytes : undefined;
+				await this.sendStream(req, res, reply, cutAt);
+				return;
+			}
 			this.send(res, reply);
 		} catch (error) {
 			if (error instanceof HttpProblem) {
@@ -352,6 +357,53 @@ export class SimulatorCore {
 			res.writeHead(reply.status, { ...headers, 'content-length': 0 });
 			res.end();
 		}
+	}
+
+	/**
+	 * A streamed body: chunks written as the client takes them (the generator runs only as fast as
+	 * the client reads), `cutAt` bytes and then the connection destroyed when a fault asks so. A
+	 * client that goes away stops the generator.
+	 */
+	private async sendStream(
+		req: IncomingMessage,
+		res: ServerResponse,
+		reply: Extract<Reply, { stream: unknown }>,
+		cutAt?: number,
+	): Promise<void> {
+		res.writeHead(reply.status, { 'content-type': reply.contentType });
+		let sent = 0;
+		let closed = false;
+		res.on('close', () => (closed = true));
+		for (const piece of reply.stream) {
+			if (closed) return;
+			let chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+			if (cutAt !== undefined && sent + chunk.length >= cutAt) {
+				chunk = chunk.subarray(0, Math.max(0, cutAt - sent));
+				if (chunk.length) res.write(chunk);
+				// Let the bytes leave before the connection goes.
+				await new Promise((resolve) => setTimeout(resolve, 20));
+				req.socket.destroy();
+				return;
+			}
+			sent += chunk.length;
+			if (!res.write(chunk)) {
+				await new Promise<void>((resolve) => {
+					const done = () => {
+						res.off('drain', done);
+						res.off('close', done);
+						resolve();
+					};
+					res.on('drain', done);
+					res.on('close', done);
+				});
+			}
+		}
+		if (cutAt !== undefined && !closed) {
+			// The whole body was shorter than the cut: break the connection at its end instead.
+			req.socket.destroy();
+			return;
+		}
+		if (!closed) await new Promise<void>((resolve) => res.end(resolve));
 	}
 
 	private match(

@@ -103,6 +103,15 @@ export class Results {
 		}
 	}
 
+	/** The Document skill that extracted `doc` (for a Process skill, its included one) and the values. */
+	extraction(
+		tx: TransactionState,
+		doc: DocumentState,
+	): { skill: SkillDefinition; values: FieldValues } {
+		const skill = this.skills.extractor(this.skillOf(tx)) ?? this.skillOf(tx);
+		return { skill, values: this.values(tx, doc, skill) };
+	}
+
 	private skillOf(tx: TransactionState): SkillDefinition {
 		return this.skills.get(tx.skillId) ?? { id: tx.skillId, name: tx.skillId, type: 'Document' };
 	}
@@ -118,7 +127,7 @@ export class Results {
 	}
 }
 
-function sourceText(files: SourceFile[]): string {
+export function sourceText(files: SourceFile[]): string {
 	return files.map((f) => f.head.toString('utf8')).join('\n');
 }
 
