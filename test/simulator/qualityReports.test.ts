@@ -115,6 +115,21 @@ describe('QA reports: derived from the transactions the simulator processed', ()
 		]);
 	});
 
+	test("the 'example' column set: exactly the columns of the OpenAPI document's examples", async () => {
+		seedQualityScenario(s.sim);
+		s.sim.setQaColumns({ documents: 'example', fields: 'example' });
+		const documents = await report('documents', ALL);
+		expect(documents.text.split('\r\n')[0]).toBe(
+			'ProcessSkillId,ProcessSkillName,TransactionId,HasManualReview,DocumentId,DocumentName,ImageSource,DocumentSkillChanged,NumberOfExportedFields,NumberOfChangedFields',
+		);
+		expect(rows(documents.text)[0]).toMatchObject({ HasManualReview: '1', ImageSource: 'Pdf' });
+		const fields = await report('fields', ALL);
+		expect(fields.text.split('\r\n')[0]).toBe(
+			'ProcessSkillId,ProcessSkillName,TransactionId,DocumentId,DocumentName,FieldID,FieldName,Correct,RecognitionIssue,DetectedIncorrectly,NotDetected,IsInDocument',
+		);
+		expect(rows(fields.text)).toHaveLength(80);
+	});
+
 	test('the same request gives the same bytes: the data is derived, not random', async () => {
 		seedQualityScenario(s.sim);
 		const first = await report('fields', ALL);

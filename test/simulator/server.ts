@@ -62,7 +62,14 @@ export interface SimulatorOptions {
 	 * with 429 (and `Retry-After` when given). Null (default): no limit.
 	 */
 	rateLimit?: RateLimit | null;
+	/**
+	 * The columns of each QA report: 'full' (default; see processing/qa.ts) or 'example', exactly
+	 * the columns of the OpenAPI document's example, which it calls a subset.
+	 */
+	qaColumns?: { documents?: QaColumnSet; fields?: QaColumnSet };
 }
+
+export type QaColumnSet = 'full' | 'example';
 
 export interface RateLimit {
 	/** Requests handled at the same time; one more is refused. */
@@ -71,7 +78,8 @@ export interface RateLimit {
 	retryAfter?: string;
 }
 
-export type ResolvedOptions = Required<Omit<SimulatorOptions, 'port' | 'host'>> & {
+export type ResolvedOptions = Required<Omit<SimulatorOptions, 'port' | 'host' | 'qaColumns'>> & {
+	qaColumns: { documents: QaColumnSet; fields: QaColumnSet };
 	host: string;
 	port: number;
 };
@@ -121,6 +129,10 @@ export class SimulatorCore {
 			maxRecordsPerCatalog: options.maxRecordsPerCatalog ?? 500_000,
 			recordUpsert: options.recordUpsert ?? 'replace',
 			rateLimit: options.rateLimit ?? null,
+			qaColumns: {
+				documents: options.qaColumns?.documents ?? 'full',
+				fields: options.qaColumns?.fields ?? 'full',
+			},
 		};
 	}
 

@@ -44,6 +44,7 @@ import { TransactionsArea } from './routes/transactions';
 import type * as S from './schemas';
 import {
 	SimulatorCore,
+	type QaColumnSet,
 	type RateLimit,
 	type ResolvedOptions,
 	type SimulatorOptions,
@@ -61,7 +62,7 @@ export type { TransactionRecord } from './processing/view';
 export type { ReindexScript } from './routes/catalogs';
 export type { ExportScript } from './routes/reporting';
 export type { Invite } from './routes/invites';
-export type { RateLimit, SimulatorOptions } from './server';
+export type { QaColumnSet, RateLimit, SimulatorOptions } from './server';
 export type { FieldDefinition, SkillDefinition } from './skills';
 
 export class VantageSimulator {
@@ -101,7 +102,7 @@ export class VantageSimulator {
 		for (const area of [
 			new AuthArea(this.core),
 			this.reporting,
-			new QualityReportsArea(this.processing),
+			new QualityReportsArea(this.processing, this.options),
 			this.skills,
 			new TransactionListsArea(this.processing),
 			new TransactionsArea(this.core, this.processing),
@@ -266,6 +267,11 @@ export class VantageSimulator {
 
 	exportIds(): string[] {
 		return this.reporting.ids();
+	}
+
+	/** The columns each QA report serves: 'full' (default) or the OpenAPI example's 'example'. */
+	setQaColumns(columns: { documents?: QaColumnSet; fields?: QaColumnSet }): void {
+		this.options.qaColumns = { ...this.options.qaColumns, ...columns };
 	}
 
 	// ------------------------------------------------------------ invites

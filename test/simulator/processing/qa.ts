@@ -213,45 +213,93 @@ export function usDateTime(ms: number): string {
 	return `${two(d.getUTCMonth() + 1)}/${two(d.getUTCDate())}/${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
 }
 
-export function documentLine(d: QaDocument): string {
-	return csvLine([
-		d.processSkill.id,
-		d.processSkill.name,
-		d.tx.id,
-		usDateTime(d.tx.completedAt ?? 0),
-		d.tx.manualReview ? 1 : 0,
-		d.doc.id,
-		d.name,
-		d.documentSkill.id,
-		d.documentSkill.name,
-		d.imageType,
-		d.imageColority,
-		d.imageSource,
-		d.typeChanged,
-		d.exported,
-		d.changed,
-	]);
+/**
+ * The columns of the OpenAPI document's examples (GetDocumentsAsCsv, GetFieldsAsCsv: "a subset of
+ * columns"), served instead of the full set with the `example` column set (SimulatorOptions
+ * qaColumns), so that clients are tested against the minimum they can rely on.
+ */
+export const EXAMPLE_COLUMNS = {
+	documents: [
+		'ProcessSkillId',
+		'ProcessSkillName',
+		'TransactionId',
+		'HasManualReview',
+		'DocumentId',
+		'DocumentName',
+		'ImageSource',
+		'DocumentSkillChanged',
+		'NumberOfExportedFields',
+		'NumberOfChangedFields',
+	],
+	fields: [
+		'ProcessSkillId',
+		'ProcessSkillName',
+		'TransactionId',
+		'DocumentId',
+		'DocumentName',
+		'FieldID',
+		'FieldName',
+		'Correct',
+		'RecognitionIssue',
+		'DetectedIncorrectly',
+		'NotDetected',
+		'IsInDocument',
+	],
+} as const;
+
+type Cell = string | number | boolean;
+
+export function documentCells(d: QaDocument): Record<(typeof DOCUMENT_COLUMNS)[number], Cell> {
+	return {
+		ProcessSkillId: d.processSkill.id,
+		ProcessSkillName: d.processSkill.name,
+		TransactionId: d.tx.id,
+		CompletedUtc: usDateTime(d.tx.completedAt ?? 0),
+		HasManualReview: d.tx.manualReview ? 1 : 0,
+		DocumentId: d.doc.id,
+		DocumentName: d.name,
+		DocumentSkillId: d.documentSkill.id,
+		DocumentSkillName: d.documentSkill.name,
+		ImageType: d.imageType,
+		ImageColority: d.imageColority,
+		ImageSource: d.imageSource,
+		DocumentSkillChanged: d.typeChanged,
+		NumberOfExportedFields: d.exported,
+		NumberOfChangedFields: d.changed,
+	};
 }
 
-export function fieldLines(d: QaDocument, fields: FieldRow[] = d.fields): string {
+export function fieldCells(
+	d: QaDocument,
+	f: FieldRow,
+): Record<(typeof FIELD_COLUMNS)[number], Cell> {
+	return {
+		ProcessSkillId: d.processSkill.id,
+		ProcessSkillName: d.processSkill.name,
+		TransactionId: d.tx.id,
+		DocumentId: d.doc.id,
+		DocumentName: d.name,
+		DocumentSkillId: d.documentSkill.id,
+		DocumentSkillName: d.documentSkill.name,
+		FieldID: f.id,
+		FieldName: f.name,
+		Correct: f.outcome === 'Correct' ? 1 : 0,
+		RecognitionIssue: f.outcome === 'RecognitionIssue' ? 1 : 0,
+		DetectedIncorrectly: f.outcome === 'DetectedIncorrectly' ? 1 : 0,
+		NotDetected: f.outcome === 'NotDetected' ? 1 : 0,
+		IsInDocument: f.inDocument ? 1 : 0,
+	};
+}
+
+/** The report's rows of one document, as CSV lines of `columns`. */
+export function reportLines(
+	report: 'documents' | 'fields',
+	d: QaDocument,
+	columns: readonly string[],
+): string {
+	const line = (cells: Record<string, Cell>) => csvLine(columns.map((c) => cells[c]));
+	if (report === 'documents') return line(documentCells(d));
 	let text = '';
-	for (const f of fields) {
-		text += csvLine([
-			d.processSkill.id,
-			d.processSkill.name,
-			d.tx.id,
-			d.doc.id,
-			d.name,
-			d.documentSkill.id,
-			d.documentSkill.name,
-			f.id,
-			f.name,
-			f.outcome === 'Correct' ? 1 : 0,
-			f.outcome === 'RecognitionIssue' ? 1 : 0,
-			f.outcome === 'DetectedIncorrectly' ? 1 : 0,
-			f.outcome === 'NotDetected' ? 1 : 0,
-			f.inDocument ? 1 : 0,
-		]);
-	}
+	for (const f of d.fields) text += line(fieldCells(d, f));
 	return text;
 }

@@ -12,13 +12,14 @@ import { problem, route, type Reply, type RequestContext, type Route } from '../
 import type { Processing } from '../processing/lifecycle';
 import {
 	DOCUMENT_COLUMNS,
-	documentLine,
+	EXAMPLE_COLUMNS,
 	FIELD_COLUMNS,
-	fieldLines,
 	qaDocument,
+	reportLines,
 	type QaDocument,
 } from '../processing/qa';
 import * as S from '../schemas';
+import type { ResolvedOptions } from '../server';
 import { requireReportingRole } from './reporting';
 
 const QA = '/api/reporting/v2/qa/process-skills';
@@ -71,7 +72,10 @@ const same = (a: string, b: string | undefined) =>
 export class QualityReportsArea {
 	readonly routes: Route[];
 
-	constructor(private readonly processing: Processing) {
+	constructor(
+		private readonly processing: Processing,
+		private readonly options: ResolvedOptions,
+	) {
 		const reporting = { reporting: true };
 		this.routes = [
 			route(
@@ -170,10 +174,15 @@ export class QualityReportsArea {
 	}
 
 	private *lines(report: Report, filters: Filters): Generator<string> {
-		const header = report === 'documents' ? DOCUMENT_COLUMNS : FIELD_COLUMNS;
-		let piece = `${header.join(',')}\r\n`;
+		const columns =
+			this.options.qaColumns[report] === 'example'
+				? EXAMPLE_COLUMNS[report]
+				: report === 'documents'
+					? DOCUMENT_COLUMNS
+					: FIELD_COLUMNS;
+		let piece = `${columns.join(',')}\r\n`;
 		for (const d of this.documents(filters)) {
-			piece += report === 'documents' ? documentLine(d) : fieldLines(d);
+			piece += reportLines(report, d, columns);
 			if (piece.length >= PIECE) {
 				yield piece;
 				piece = '';
