@@ -13,7 +13,9 @@ export type Fault =
 	/** Wait, then handle the request normally. */
 	| { kind: 'delay'; ms: number }
 	/** Handle the request, then send a truncated JSON body with status 200. */
-	| { kind: 'malformedJson' };
+	| { kind: 'malformedJson' }
+	/** A streamed body that stops after `afterBytes` and sends nothing more, the connection open. */
+	| { kind: 'stall'; afterBytes: number };
 
 export interface FaultRule {
 	route: RouteId | '*';

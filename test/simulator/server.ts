@@ -294,8 +294,13 @@ export class SimulatorCore {
 			}
 			entry.status = reply.status;
 			if ('stream' in reply) {
-				const cutAt = fault?.kind === 'reset' ? fault.afterBytes : undefined;
-				await this.sendStream(req, res, reply, cutAt);
+				const cut =
+					fault?.kind === 'reset' && fault.afterBytes !== undefined
+						? { at: fault.afterBytes, stall: false }
+						: fault?.kind === 'stall'
+							? { at: fault.afterBytes, stall: true }
+							: undefined;
+				await this.sendStream(req, res, reply, cut);
 				return;
 			}
 			this.send(res, reply);
@@ -373,28 +378,36 @@ export class SimulatorCore {
 
 	/**
 	 * A streamed body: chunks written as the client takes them (the generator runs only as fast as
-	 * the client reads), `cutAt` bytes and then the connection destroyed when a fault asks so. A
-	 * client that goes away stops the generator.
+	 * the client reads). A `cut` fault sends `at` bytes, then destroys the connection, or with
+	 * `stall` sends nothing more until the client goes away. A client that goes away stops the
+	 * generator.
 	 */
 	private async sendStream(
 		req: IncomingMessage,
 		res: ServerResponse,
 		reply: Extract<Reply, { stream: unknown }>,
-		cutAt?: number,
+		cut?: { at: number; stall: boolean },
 	): Promise<void> {
 		res.writeHead(reply.status, { 'content-type': reply.contentType });
 		let sent = 0;
 		let closed = false;
+		const gone = new Promise<void>((resolve) => res.on('close', resolve));
 		res.on('close', () => (closed = true));
-		for (const piece of reply.stream) {
-			if (closed) return;
-			let chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
-			if (cutAt !== undefined && sent + chunk.length >= cutAt) {
-				chunk = chunk.subarray(0, Math.max(0, cutAt - sent));
-				if (chunk.length) res.write(chunk);
+		const breakOff = async () => {
+			if (cut?.stall) await gone;
+			else {
 				// Let the bytes leave before the connection goes.
 				await new Promise((resolve) => setTimeout(resolve, 20));
 				req.socket.destroy();
+			}
+		};
+		for (const piece of reply.stream) {
+			if (closed) return;
+			let chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+			if (cut && sent + chunk.length >= cut.at) {
+				chunk = chunk.subarray(0, Math.max(0, cut.at - sent));
+				if (chunk.length) res.write(chunk);
+				await breakOff();
 				return;
 			}
 			sent += chunk.length;
@@ -410,9 +423,9 @@ export class SimulatorCore {
 				});
 			}
 		}
-		if (cutAt !== undefined && !closed) {
-			// The whole body was shorter than the cut: break the connection at its end instead.
-			req.socket.destroy();
+		if (cut && !closed) {
+			// The whole body was shorter than the cut: break off at its end instead.
+			await breakOff();
 			return;
 		}
 		if (!closed) await new Promise<void>((resolve) => res.end(resolve));

@@ -262,6 +262,37 @@ describe('Get Document Changes', () => {
 		expect(f.sim.requestsTo('GetDocumentsAsCsv')).toHaveLength(2);
 	});
 
+	test('a download that stops midway times out (Timeout without data) and is sent again', async () => {
+		f.sim.seedCompletedTransactions(300, { skillId: FIXTURE.processSkillId });
+		f.sim.injectFault('GetDocumentsAsCsv', { kind: 'stall', afterBytes: 5000 });
+		const result = await runNode({
+			credentials: f.store,
+			parameters: {
+				...documentChanges({ returnAll: true }),
+				requestOptions: { timeout: 1, retryDelay: 0.01 },
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(600);
+		expect(f.sim.requestsTo('GetDocumentsAsCsv').map((r) => r.fault ?? 'none')).toEqual([
+			'stall',
+			'none',
+		]);
+	});
+
+	test('cancelling the execution stops a download at once', async () => {
+		f.sim.seedCompletedTransactions(300, { skillId: FIXTURE.processSkillId });
+		f.sim.injectFault('GetDocumentsAsCsv', { kind: 'stall', afterBytes: 5000 });
+		const result = await runNode({
+			credentials: f.store,
+			cancelAfterMs: 500,
+			parameters: documentChanges({ output: 'binary' }),
+		});
+		expect(result.status).toBe('canceled');
+		expect(result.elapsedMs).toBeLessThan(5000);
+		expect(f.sim.requestsTo('GetDocumentsAsCsv')).toHaveLength(1);
+	});
+
 	test('Continue On Fail: a failed item becomes an error item, the others run', async () => {
 		seedQualityScenario(f.sim);
 		const result = await runNode({
