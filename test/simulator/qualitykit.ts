@@ -67,3 +67,25 @@ export function seedQualityScenario(sim: VantageSimulator): QualityScenario {
 	sim.seedCompletedTransactions(1, { skillId: processSkill, status: 'Failed' });
 	return { corrected, clean, retyped };
 }
+
+/** What `seedQualityWeek` seeds: transactions per kind (each gives two documents). */
+export const QUALITY_WEEK = { corrected: 6, clean: 10, retyped: 2 };
+
+/**
+ * A week of a Process skill's processing for the demo and the real-n8n suite (the weekly quality
+ * digest example reads the last seven days): transactions completed over the six days before
+ * `now`, a third of them corrected in Manual Review, so that fewer than 85 % of the documents go
+ * straight through (the example's alert).
+ */
+export function seedQualityWeek(sim: VantageSimulator, now = Date.now()): void {
+	const seed = (count: number, text: string, name: string, contentType: string, review: boolean) =>
+		sim.seedCompletedTransactions(count, {
+			skillId: FIXTURE.processSkillId,
+			manualReview: review,
+			completedAt: (i) => new Date(now - (6 + i * 7) * 3_600_000),
+			files: [{ name, text, contentType }],
+		});
+	seed(QUALITY_WEEK.corrected, CORRECTED_TEXT, 'scan.pdf', 'application/pdf', true);
+	seed(QUALITY_WEEK.clean, CLEAN_TEXT, 'photo.jpg', 'image/jpeg', false);
+	seed(QUALITY_WEEK.retyped, RETYPED_TEXT, 'receipt.pdf', 'application/pdf', true);
+}
