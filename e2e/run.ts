@@ -23,6 +23,7 @@ import {
 	SYNC_CATALOG,
 	type VendorRecord,
 } from './lib/vendors';
+import { qualitySuite } from './quality';
 import { triggerSuite } from './trigger';
 
 type Json = Record<string, unknown>;
@@ -1003,6 +1004,7 @@ async function main(): Promise<void> {
 		},
 	);
 
+	await qualitySuite(setup);
 	// The trigger inside n8n started as a server, on the same user folder (./trigger.ts).
 	await triggerSuite(setup);
 
