@@ -6,15 +6,17 @@
  * and nothing the task does not need. It checks the answers it relies on, as the node does.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 import { Pool, request } from 'undici';
 
 // The fixture alone (no imports), not test/helpers/http: that loads the whole simulator.
 import { tokenForm } from '../test/helpers/http';
-import { BENCH_CATALOG, invoiceNumber, PROCESS, SYNC, type SyncItem } from './scenario';
+import { CsvRecordCounter } from '../nodes/AbbyyVantage/helpers/csv';
+import { BENCH_CATALOG, invoiceNumber, PROCESS, QA_REPORT, SYNC, type SyncItem } from './scenario';
 
 const API = '/api/publicapi/v1';
 const FINAL = ['Processed', 'Failed', 'Canceled'];
@@ -238,6 +240,27 @@ export async function floorUpload(simUrl: string, file: string, expected: string
 	const info = await waitFor(client, transactionId, PROCESS.pollSeconds * 1000);
 	await readResult(client, transactionId, info, expected);
 	await client.close();
+}
+
+// ------------------------------------------------------------------ QA report download
+
+/** GET the field changes report, streamed to `file`, its records counted on the way. */
+export async function floorQaReport(simUrl: string, file: string): Promise<{ rows: number }> {
+	const res = await request(`${simUrl}${QA_REPORT.path}`, {
+		headers: { authorization: `Bearer ${await token(simUrl)}` },
+	});
+	if (res.statusCode !== 200) throw new Error(`report: HTTP ${res.statusCode}`);
+	const counter = new CsvRecordCounter();
+	async function* counted(): AsyncGenerator<Buffer> {
+		for await (const chunk of res.body) {
+			counter.push(chunk as Buffer);
+			yield chunk as Buffer;
+		}
+	}
+	await pipeline(Readable.from(counted()), createWriteStream(file));
+	const rows = counter.end() - 1;
+	if (rows !== QA_REPORT.rows) throw new Error(`report: ${rows} rows, expected ${QA_REPORT.rows}`);
+	return { rows };
 }
 
 // ------------------------------------------------------------------ Catalog Sync

@@ -51,6 +51,30 @@ export const invoiceNumber = (i: number) => `INV-${String(i).padStart(5, '0')}`;
 
 export const UPLOAD = { megabytes: 200, fileName: 'scan-200mb.pdf' };
 
+// ------------------------------------------------------------------ QA report download
+
+/**
+ * A field changes report of 500 000 rows: 25 000 Process-skill transactions (two documents each,
+ * ten Invoice fields per document), downloaded as a CSV File (binary) in filesystem mode.
+ */
+export const QA_REPORT = {
+	rows: 500_000,
+	transactions: 25_000,
+	processSkillId: 'process-skill',
+	path: '/api/reporting/v2/qa/process-skills/fields?startDate=2020-01-01T00:00:00.000Z&processSkillId=process-skill',
+};
+
+/** Report → Get Field Changes for the Process skill since 2020, as a CSV File. */
+export function qaReportParameters(): INodeParameters {
+	return {
+		resource: 'report',
+		operation: 'getFieldChanges',
+		processSkillId: { __rl: true, mode: 'id', value: QA_REPORT.processSkillId },
+		startDate: '2020-01-01T00:00:00Z',
+		output: 'binary',
+	} as INodeParameters;
+}
+
 // ------------------------------------------------------------------ Catalog Sync
 
 export const SYNC = {

@@ -14,18 +14,27 @@ import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow'
 
 import type * as Harness from '../test/harness/n8n';
 import { binaryFile, invoiceText } from '../test/helpers/binary';
-import { floorDelete, floorProcess, floorStatus, floorSync, floorUpload } from './floor';
+import {
+	floorDelete,
+	floorProcess,
+	floorQaReport,
+	floorStatus,
+	floorSync,
+	floorUpload,
+} from './floor';
 import {
 	invoiceNumber,
 	PROCESS,
 	processDocumentParameters,
+	QA_REPORT,
+	qaReportParameters,
 	recordDeleteParameters,
 	SYNC_EXPECTED,
 	syncParameters,
 	syncSourceItems,
 } from './scenario';
 
-export type Scenario = 'delete' | 'status' | 'process' | 'upload' | 'sync';
+export type Scenario = 'delete' | 'status' | 'process' | 'upload' | 'sync' | 'report';
 
 export interface WorkerArgs {
 	scenario: Scenario;
@@ -35,7 +44,7 @@ export interface WorkerArgs {
 	simUrl: string;
 	/** status: the export ids to poll. */
 	requestIds?: string[];
-	/** upload: the file on disk. */
+	/** upload: the file on disk; report: where the floor writes the CSV. */
 	file?: string;
 	/** delete: run with Continue On Fail and report the summary instead of failing on errors. */
 	report?: boolean;
@@ -183,6 +192,18 @@ async function nodeSync(items: INodeExecutionData[]): Promise<IDataObject> {
 	return { added, updated, deleted };
 }
 
+async function nodeReport(): Promise<IDataObject> {
+	const result = await runNode({ parameters: qaReportParameters() });
+	const json = result.items[0]?.json ?? {};
+	const binary = result.items[0]?.binary?.data;
+	failIf(
+		!!result.error || json.rows !== QA_REPORT.rows || !binary?.id,
+		() =>
+			`node run failed: ${result.error?.message ?? JSON.stringify(json)} (binary id ${binary?.id})`,
+	);
+	return { rows: json.rows as number, fileSize: json.fileSize as number };
+}
+
 // ------------------------------------------------------------------ memory
 
 /** Peak resident memory since the last reset (VmHWM), in bytes; undefined where unavailable. */
@@ -251,6 +272,12 @@ async function prepare(): Promise<() => Promise<IDataObject | void>> {
 			);
 			failIf(!binary.id, () => 'binary data is not in filesystem mode');
 			return async () => await nodeUpload(binary);
+		}
+		case 'report': {
+			if (!node) return async () => await floorQaReport(simUrl, args.file!);
+			// Filesystem mode (set in this process's environment), as n8n 2 runs by default.
+			await (await harness()).storeBinary(Buffer.from('warm-up'), 'warm-up.txt');
+			return async () => await nodeReport();
 		}
 		case 'sync': {
 			const source = syncSourceItems();

@@ -25,6 +25,7 @@ import {
 	type VendorRecord,
 } from './lib/vendors';
 import { pairingSuite } from './pairing';
+import { qualitySuite } from './quality';
 import { triggerSuite } from './trigger';
 
 type Json = Record<string, unknown>;
@@ -1010,9 +1011,9 @@ async function main(): Promise<void> {
 	);
 
 	await errorSuite(setup);
-
-	// The trigger inside n8n started as a server, on the same user folder (./trigger.ts).
+	await qualitySuite(setup);
 	await pairingSuite(setup);
+	// The trigger inside n8n started as a server, on the same user folder (./trigger.ts).
 	await triggerSuite(setup);
 
 	await sim.stop();

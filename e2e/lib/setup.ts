@@ -15,6 +15,7 @@ import {
 	sampleCsv,
 	VantageSimulator,
 } from '../../test/simulator/simulator';
+import { seedQualityWeek } from '../../test/simulator/qualitykit';
 import {
 	ensureHost,
 	freshInstance,
@@ -74,6 +75,8 @@ export async function setUp(options: {
 	// The catalog-sync example's Vendors: added, changed, removed and unchanged vendors mixed.
 	sim.seedCatalogRecords(SYNC_CATALOG, CATALOG_BEFORE);
 	sim.setDefaultExportScript({ path: ['Queued', 'Processing', 'Succeeded'], files: REPORT_FILES });
+	// The quality digest example's week of a Process skill (QA reports).
+	seedQualityWeek(sim);
 	const transactionId = sim.createTransaction(FIXTURE.processSkillId);
 	const folders = writeSamples(instance.filesDir);
 

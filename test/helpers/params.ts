@@ -72,3 +72,30 @@ export function processParams(
 export function addFilesParams(transactionId: string, fields: IDataObject = {}): INodeParameters {
 	return nodeParams('transaction', 'addFiles', { transactionId, ...fields });
 }
+
+/** The QA report operations of the Report resource. */
+export type QaOperation = 'getDocumentChanges' | 'getFieldChanges' | 'getQualitySummary';
+
+/**
+ * A QA report operation over everything since 2020 for the fixture's Process skill (a filter of
+ * Get Document Changes, a required parameter of the other two); `fields` override or add.
+ */
+export function qaParams(operation: QaOperation, fields: IDataObject = {}): INodeParameters {
+	const skill = rl(FIXTURE.processSkillId);
+	return nodeParams('report', operation, {
+		startDate: '2020-01-01T00:00:00Z',
+		...(operation === 'getDocumentChanges'
+			? { filters: { processSkillId: skill } }
+			: { processSkillId: skill }),
+		...fields,
+	});
+}
+
+/** Tenant → Create Invite for `email`, `tenantName` given. */
+export function inviteParams(fields: IDataObject = {}): INodeParameters {
+	return nodeParams('tenant', 'createInvite', {
+		email: 'new.admin@example.com',
+		tenantName: 'Acme Accounts Payable',
+		...fields,
+	});
+}

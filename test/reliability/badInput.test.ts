@@ -4,7 +4,14 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { runNode, simulatorCredentials } from '../harness/n8n';
 import { useSimulator } from '../helpers/fixture';
 import { binaryFile, fileItem } from '../helpers/binary';
-import { nodeParams, processParams, recordDeleteParams, rl } from '../helpers/params';
+import {
+	inviteParams,
+	nodeParams,
+	processParams,
+	qaParams,
+	recordDeleteParams,
+	rl,
+} from '../helpers/params';
 import { CATALOG, cell, record } from './shared';
 
 const f = useSimulator((sim) => sim.addCatalog(CATALOG));
@@ -280,6 +287,57 @@ const badCases: BadCase[] = [
 			filters: { startDate: '2026-02-01T00:00:00Z', endDate: '2026-01-01T00:00:00Z' },
 		}),
 		message: /^End Date .* must be after Start Date/,
+	},
+	{
+		name: 'Get Document Changes: Start Date that is not a date',
+		parameters: qaParams('getDocumentChanges', { startDate: 'beginning of March' }),
+		message: /^Start Date is not a valid date: "beginning of March" \[item 0\]$/,
+	},
+	{
+		name: 'Get Quality Summary: 30 February',
+		parameters: qaParams('getQualitySummary', { startDate: '2026-02-30' }),
+		message: /^Start Date is not a valid date: "2026-02-30" \[item 0\]$/,
+	},
+	{
+		name: 'Get Field Changes: End Date before Start Date',
+		parameters: qaParams('getFieldChanges', {
+			startDate: '2026-03-31T00:00:00Z',
+			filters: { endDate: '2026-03-01T00:00:00Z' },
+		}),
+		message: /^End Date \(.*\) must be at or after Start Date/,
+	},
+	{
+		name: 'Get Field Changes: Process Skill blank',
+		parameters: qaParams('getFieldChanges', { processSkillId: rl('  ') }),
+		message: /^Process Skill is empty \[item 0\]$/,
+	},
+	{
+		name: 'Get Document Changes: Image Source not one of Vantage’s',
+		parameters: qaParams('getDocumentChanges', { filters: { imageSource: '={{ "Fax" }}' } }),
+		message:
+			/^Image Source must be one of "Unknown", "Photo", "Scan", "Synthetic", "Screenshot", "Pdf", not "Fax"/,
+	},
+	{
+		name: 'Get Field Changes: Corrected in Manual Review "maybe"',
+		parameters: qaParams('getFieldChanges', {
+			filters: { wasCorrectedInManualReview: '={{ "maybe" }}' },
+		}),
+		message: /^Corrected in Manual Review must be "true", "false" or empty, not "maybe"/,
+	},
+	{
+		name: 'Create Invite: e-mail without a domain',
+		parameters: inviteParams({ email: 'jo@localhost' }),
+		message: /^Email "jo@localhost" is not an e-mail address \[item 0\]$/,
+	},
+	{
+		name: 'Create Invite: Valid For 0 days',
+		parameters: inviteParams({ additionalFields: { validDays: 0 } }),
+		message: /^Valid For \(Days\) must be a number of days from 1 minute/,
+	},
+	{
+		name: 'Create Invite: blank tenant name',
+		parameters: inviteParams({ tenantName: '={{ " " }}' }),
+		message: /^Tenant Name is empty \[item 0\]$/,
 	},
 	{
 		name: 'Skill Get: Skill "."',

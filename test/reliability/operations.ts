@@ -6,13 +6,16 @@ import type { SimulatorFixture } from '../helpers/fixture';
 import { api, token } from '../helpers/http';
 import {
 	addFilesParams,
+	inviteParams,
 	nodeParams,
 	processParams,
+	qaParams,
 	recordDeleteParams,
 	recordParams,
 	rl,
 } from '../helpers/params';
 import { documentWithFile } from '../node/transactionDocument/documents';
+import { seedQualityScenario } from '../simulator/qualitykit';
 import {
 	FIXTURE,
 	splittingSkill,
@@ -40,6 +43,8 @@ export interface Operation {
 	waits?: boolean;
 	/** The answer's body is not parsed as JSON (files, empty answers): a malformed body is harmless. */
 	ignoresBody?: boolean;
+	/** The answer is read as it streams in (the QA reports): a body that breaks off is read again. */
+	streams?: boolean;
 	/** A file the node parses once downloaded (a result JSON): a truncated one is a readable error, sent once. */
 	parsesFile?: boolean;
 	/**
@@ -119,6 +124,64 @@ export function matrixOperations(f: SimulatorFixture): Operation[] {
 					requestId: await exportOwnedByUser(),
 				}),
 			}),
+		},
+		{
+			// A CSV body, not JSON: a malformed body reads as an empty report (explained, not an error).
+			name: 'Get Document Changes',
+			streams: true,
+			route: 'GetDocumentsAsCsv',
+			creates: false,
+			requests: 1,
+			ignoresBody: true,
+			prepare: async () => {
+				seedQualityScenario(f.sim);
+				return { parameters: qaParams('getDocumentChanges', { returnAll: true }) };
+			},
+		},
+		{
+			name: 'Get Field Changes (CSV File)',
+			streams: true,
+			route: 'GetFieldsAsCsv',
+			creates: false,
+			requests: 1,
+			ignoresBody: true,
+			prepare: async () => {
+				seedQualityScenario(f.sim);
+				return { parameters: qaParams('getFieldChanges', { output: 'binary' }) };
+			},
+		},
+		{
+			name: 'Get Quality Summary × documents',
+			streams: true,
+			route: 'GetDocumentsAsCsv',
+			creates: false,
+			requests: 1,
+			ignoresBody: true,
+			prepare: async () => {
+				seedQualityScenario(f.sim);
+				return { parameters: qaParams('getQualitySummary') };
+			},
+		},
+		{
+			name: 'Get Quality Summary × fields',
+			streams: true,
+			route: 'GetFieldsAsCsv',
+			creates: false,
+			requests: 1,
+			ignoresBody: true,
+			prepare: async () => {
+				seedQualityScenario(f.sim);
+				return { parameters: qaParams('getQualitySummary') };
+			},
+		},
+		{
+			name: 'Tenant Create Invite',
+			route: 'CreateInvite',
+			creates: true,
+			requests: 1,
+			ignoresBody: true,
+			created: (c) => c.invites,
+			prepare: async () => ({ parameters: inviteParams() }),
 		},
 		{
 			name: 'Add Document',

@@ -14,9 +14,11 @@ import {
 	nodeParams,
 	processParams,
 	recordDeleteParams,
+	qaParams,
 	recordParams,
 	rl,
 } from '../helpers/params';
+import { seedQualityScenario } from '../simulator/qualitykit';
 import { FIXTURE, splittingSkill, VantageSimulator } from '../simulator/simulator';
 import { ActiveTrigger, idsOf, triggerParams } from '../node/trigger/poll';
 import { startedTransaction } from '../node/transaction/flow';
@@ -643,5 +645,57 @@ describe('under pressure', () => {
 				`duplicatesRemoved: ${JSON.stringify(duplicates)}`,
 			);
 		});
+	});
+
+	test('a QA report for a skill that does not exist: the empty report is explained', async () => {
+		const result = await runNode({
+			credentials: f.store,
+			parameters: qaParams('getQualitySummary', { processSkillId: rl('invoice-processing') }),
+		});
+		expect(result.error?.message).toBe(
+			'Process Skill "invoice-processing" was not found, and the report has no rows for it [item 0]',
+		);
+		row(
+			'Get Quality Summary for a Process Skill ID that does not exist (a typo)',
+			`error: ${result.error?.message}; GetSkillInfo asked only because the reports were empty`,
+		);
+	});
+
+	test('a QA report that breaks off midway, twice: read again from the start, counted once', async () => {
+		seedQualityScenario(f.sim);
+		f.sim.seedCompletedTransactions(300, { skillId: FIXTURE.processSkillId, manualReview: true });
+		f.sim.injectFault('GetFieldsAsCsv', { kind: 'reset', afterBytes: 10_000 }, 2);
+		const result = await runNode({
+			credentials: f.store,
+			parameters: { ...qaParams('getQualitySummary'), requestOptions: FAST },
+		});
+		expect(result.error).toBeUndefined();
+		const occurrences = result.items
+			.filter((i) => i.json.level === 'field')
+			.map((i) => i.json.occurrences);
+		expect(new Set(occurrences)).toEqual(new Set([608]));
+		row(
+			'Get Quality Summary: the fields report breaks off after 10 kB, twice',
+			`3 downloads, each field counted 608 times (608 documents), nothing doubled, success`,
+		);
+	});
+
+	test('a QA report that stops sending midway: Timeout without data, read again', async () => {
+		f.sim.seedCompletedTransactions(300, { skillId: FIXTURE.processSkillId });
+		f.sim.injectFault('GetDocumentsAsCsv', { kind: 'stall', afterBytes: 10_000 });
+		const started = Date.now();
+		const result = await runNode({
+			credentials: f.store,
+			parameters: {
+				...qaParams('getDocumentChanges', { output: 'binary' }),
+				requestOptions: FAST,
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.rows).toBe(600);
+		row(
+			'Get Document Changes (CSV File): the body stops after 10 kB, the connection open',
+			`timed out after the 1 s Timeout without data, downloaded again: 600 rows, success in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+		);
 	});
 });

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod/v4';
 
-import { inlineRequestBodies, multipartModels, openApiComponents } from './schemas';
+import { inlineRequestBodies, multipartModels, openApiComponents, reportQueries } from './schemas';
 import { VantageSimulator } from './simulator';
 
 type Json = Record<string, unknown>;
@@ -163,6 +163,47 @@ describe('simulator schemas agree with the vendor OpenAPI documents', () => {
 			expect(zodShape(schema)).toEqual(fromOpenApi(documents.processing, model));
 		},
 	);
+
+	test.each(Object.entries(reportQueries))('reporting: query of GET %s', (path, schema) => {
+		// Query parameters are no schema component: compare name, required and type one by one.
+		const op = ((documents.reporting.paths as Json)[path] as Json).get as Json;
+		const declared = (op.parameters as Json[]).filter((p) => p.in === 'query');
+		const shape = zodShape(schema);
+		expect(Object.keys(shape.properties ?? {}).sort()).toEqual(
+			declared.map((p) => String(p.name)).sort(),
+		);
+		expect(shape.required).toEqual(
+			declared
+				.filter((p) => p.required === true)
+				.map((p) => String(p.name))
+				.sort(),
+		);
+		for (const p of declared) {
+			expect([p.name, shape.properties?.[String(p.name)]]).toEqual([
+				p.name,
+				fromOpenApi(documents.reporting, p.schema as Json),
+			]);
+		}
+	});
+
+	test('every reporting operation is a route of the simulator', () => {
+		const operationIds = Object.values(documents.reporting.paths as Record<string, Json>)
+			.flatMap((ops) => Object.values(ops) as Json[])
+			.map((op) => String(op.operationId));
+		expect(operationIds).toHaveLength(6);
+		const routeIds = new Set<string>(new VantageSimulator().routeIds());
+		expect(operationIds.filter((id) => !routeIds.has(id))).toEqual([]);
+	});
+
+	test('every operation of both documents is a route of the simulator (36)', () => {
+		const operationIds = Object.values(documents)
+			.flatMap((doc) => Object.values(doc.paths as Record<string, Json>))
+			.flatMap((ops) => Object.values(ops) as Json[])
+			.map((op) => String(op.operationId));
+		expect(operationIds).toHaveLength(36);
+		const routeIds = new Set<string>(new VantageSimulator().routeIds());
+		expect(operationIds.filter((id) => !routeIds.has(id))).toEqual([]);
+	});
 
 	test('every skill and transaction operation is a route of the simulator', () => {
 		const operationIds = Object.entries(documents.processing.paths as Record<string, Json>)

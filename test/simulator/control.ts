@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 
 import type { Fault } from './faults';
 import type { RouteId } from './http';
-import type { Outcome } from './processing/lifecycle';
+import type { Outcome, SeedOptions } from './processing/lifecycle';
 import type { KeyValue, TransactionScript } from './processing/state';
 import type { ReindexScript } from './routes/catalogs';
 import type { ExportScript } from './routes/reporting';
@@ -109,12 +109,16 @@ function command(
 			sim.setDefaultTransactionScript(body as TransactionScript);
 			return ok();
 		case 'POST /__simulator/completed-transactions': {
-			// Many finished transactions at once (trigger tests, benchmarks); completedAt: ISO text.
+			// Many finished transactions at once (trigger tests, benchmarks, QA reports); completedAt:
+			// ISO text; manualReview and files ([{ name?, text, contentType? }], taken in turn) as
+			// seedCompletedTransactions takes them.
 			const transactionIds = sim.seedCompletedTransactions(Number(body.count ?? 1), {
 				skillId: body.skillId as string | undefined,
 				status: body.status as Outcome | undefined,
 				completedAt: body.completedAt ? new Date(String(body.completedAt)) : undefined,
 				registrationParameters: body.registrationParameters as KeyValue[] | undefined,
+				manualReview: body.manualReview === true,
+				files: body.files as SeedOptions['files'],
 			});
 			return ok({ transactionIds });
 		}

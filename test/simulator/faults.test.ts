@@ -151,6 +151,7 @@ describe('seeded random faults and counters', () => {
 			filesUploaded: 0,
 			uploads: 0,
 			recordsAdded: 0,
+			invites: 0,
 		});
 		expect(s.sim.stats()).toEqual({
 			'CreateTransactionStepsExportRequest 200': 1,

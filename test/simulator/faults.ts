@@ -4,12 +4,18 @@ import type { RouteId } from './http';
 export type Fault =
 	/** Answer with this status instead of handling the request (429, 5xx, 401, 403, 404, 400 …). */
 	| { kind: 'status'; status: number; retryAfter?: string; body?: unknown }
-	/** Destroy the connection; `after: true` handles the request first (the response is lost). */
-	| { kind: 'reset'; after?: boolean }
+	/**
+	 * Destroy the connection; `after: true` handles the request first (the response is lost);
+	 * `afterBytes` handles it and sends that many bytes of a streamed body first (a download that
+	 * breaks off midway).
+	 */
+	| { kind: 'reset'; after?: boolean; afterBytes?: number }
 	/** Wait, then handle the request normally. */
 	| { kind: 'delay'; ms: number }
 	/** Handle the request, then send a truncated JSON body with status 200. */
-	| { kind: 'malformedJson' };
+	| { kind: 'malformedJson' }
+	/** A streamed body that stops after `afterBytes` and sends nothing more, the connection open. */
+	| { kind: 'stall'; afterBytes: number };
 
 export interface FaultRule {
 	route: RouteId | '*';

@@ -20,6 +20,9 @@ export type RouteId =
 	| 'ListExportRequests'
 	| 'GetExportStatus'
 	| 'GetExportResult'
+	// routes/qualityReports.ts (Reporting v2, tag Report)
+	| 'GetDocumentsAsCsv'
+	| 'GetFieldsAsCsv'
 	// routes/skills.ts (test/fixtures/openapi/vantage-processing-v1.json, as the rest below)
 	| 'GetAvailableSkills'
 	| 'GetSkillInfo'
@@ -55,12 +58,16 @@ export type RouteId =
 	| 'AddRecords'
 	| 'GetRecords'
 	| 'GetRecord'
-	| 'DeleteRecords';
+	| 'DeleteRecords'
+	// routes/invites.ts (tag Invites)
+	| 'CreateInvite';
 
 export type Reply =
 	| { status: number; json: unknown }
 	| { status: number; empty: true }
-	| { status: number; bytes: Buffer; contentType: string; headers?: Record<string, string> };
+	| { status: number; bytes: Buffer; contentType: string; headers?: Record<string, string> }
+	/** A body written as it is generated, with backpressure (reports of any size, chunked). */
+	| { status: number; stream: Iterable<string | Buffer>; contentType: string };
 
 export interface RequestContext {
 	req: IncomingMessage;

@@ -11,9 +11,12 @@ import { catalogComponents, catalogRequestBodies } from './schemas/catalogs';
 import { processingComponents } from './schemas/processing';
 
 // Skills, transactions, documents and files live in ./schemas/processing.ts, catalogs and their
-// records in ./schemas/catalogs.ts.
+// records in ./schemas/catalogs.ts, the QA reports' queries in ./schemas/qa.ts, the invite in
+// ./schemas/invites.ts.
 export * from './schemas/catalogs';
+export * from './schemas/invites';
 export * from './schemas/processing';
+export * from './schemas/qa';
 
 // ---------- Reporting v2 ----------
 export const ReportRequestStatus = z.enum([

@@ -62,7 +62,14 @@ export interface SimulatorOptions {
 	 * with 429 (and `Retry-After` when given). Null (default): no limit.
 	 */
 	rateLimit?: RateLimit | null;
+	/**
+	 * The columns of each QA report: 'full' (default; see processing/qa.ts) or 'example', exactly
+	 * the columns of the OpenAPI document's example, which it calls a subset.
+	 */
+	qaColumns?: { documents?: QaColumnSet; fields?: QaColumnSet };
 }
+
+export type QaColumnSet = 'full' | 'example';
 
 export interface RateLimit {
 	/** Requests handled at the same time; one more is refused. */
@@ -71,7 +78,8 @@ export interface RateLimit {
 	retryAfter?: string;
 }
 
-export type ResolvedOptions = Required<Omit<SimulatorOptions, 'port' | 'host'>> & {
+export type ResolvedOptions = Required<Omit<SimulatorOptions, 'port' | 'host' | 'qaColumns'>> & {
+	qaColumns: { documents: QaColumnSet; fields: QaColumnSet };
 	host: string;
 	port: number;
 };
@@ -121,6 +129,10 @@ export class SimulatorCore {
 			maxRecordsPerCatalog: options.maxRecordsPerCatalog ?? 500_000,
 			recordUpsert: options.recordUpsert ?? 'replace',
 			rateLimit: options.rateLimit ?? null,
+			qaColumns: {
+				documents: options.qaColumns?.documents ?? 'full',
+				fields: options.qaColumns?.fields ?? 'full',
+			},
 		};
 	}
 
@@ -246,7 +258,7 @@ export class SimulatorCore {
 			if (fault) entry.fault = fault.kind;
 			if (fault?.kind === 'delay') await sleep(fault.ms);
 			if (this.options.latencyMs > 0 && route?.id !== 'Token') await sleep(this.options.latencyMs);
-			if (fault?.kind === 'reset' && !fault.after) {
+			if (fault?.kind === 'reset' && !fault.after && fault.afterBytes === undefined) {
 				entry.status = 0;
 				req.socket.destroy();
 				return;
@@ -269,7 +281,7 @@ export class SimulatorCore {
 			if (!match.route.anonymous) this.authorize(ctx, token);
 			const reply = await match.route.handler(ctx);
 
-			if (fault?.kind === 'reset') {
+			if (fault?.kind === 'reset' && !('stream' in reply && fault.afterBytes !== undefined)) {
 				entry.status = 0;
 				req.socket.destroy();
 				return;
@@ -281,6 +293,16 @@ export class SimulatorCore {
 				return;
 			}
 			entry.status = reply.status;
+			if ('stream' in reply) {
+				const cut =
+					fault?.kind === 'reset' && fault.afterBytes !== undefined
+						? { at: fault.afterBytes, stall: false }
+						: fault?.kind === 'stall'
+							? { at: fault.afterBytes, stall: true }
+							: undefined;
+				await this.sendStream(req, res, reply, cut);
+				return;
+			}
 			this.send(res, reply);
 		} catch (error) {
 			if (error instanceof HttpProblem) {
@@ -352,6 +374,61 @@ export class SimulatorCore {
 			res.writeHead(reply.status, { ...headers, 'content-length': 0 });
 			res.end();
 		}
+	}
+
+	/**
+	 * A streamed body: chunks written as the client takes them (the generator runs only as fast as
+	 * the client reads). A `cut` fault sends `at` bytes, then destroys the connection, or with
+	 * `stall` sends nothing more until the client goes away. A client that goes away stops the
+	 * generator.
+	 */
+	private async sendStream(
+		req: IncomingMessage,
+		res: ServerResponse,
+		reply: Extract<Reply, { stream: unknown }>,
+		cut?: { at: number; stall: boolean },
+	): Promise<void> {
+		res.writeHead(reply.status, { 'content-type': reply.contentType });
+		let sent = 0;
+		let closed = false;
+		const gone = new Promise<void>((resolve) => res.on('close', resolve));
+		res.on('close', () => (closed = true));
+		const breakOff = async () => {
+			if (cut?.stall) await gone;
+			else {
+				// Let the bytes leave before the connection goes.
+				await new Promise((resolve) => setTimeout(resolve, 20));
+				req.socket.destroy();
+			}
+		};
+		for (const piece of reply.stream) {
+			if (closed) return;
+			let chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+			if (cut && sent + chunk.length >= cut.at) {
+				chunk = chunk.subarray(0, Math.max(0, cut.at - sent));
+				if (chunk.length) res.write(chunk);
+				await breakOff();
+				return;
+			}
+			sent += chunk.length;
+			if (!res.write(chunk)) {
+				await new Promise<void>((resolve) => {
+					const done = () => {
+						res.off('drain', done);
+						res.off('close', done);
+						resolve();
+					};
+					res.on('drain', done);
+					res.on('close', done);
+				});
+			}
+		}
+		if (cut && !closed) {
+			// The whole body was shorter than the cut: break off at its end instead.
+			await breakOff();
+			return;
+		}
+		if (!closed) await new Promise<void>((resolve) => res.end(resolve));
 	}
 
 	private match(

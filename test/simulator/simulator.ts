@@ -1,7 +1,7 @@
 /**
  * ABBYY Vantage simulator: a loopback HTTP server that behaves like the vendor's service (auth,
- * Reporting v2 exports, skills, transactions with uploads, documents and results, transaction
- * lists, catalogs, reindex) as its OpenAPI documents describe it
+ * Reporting v2 exports and QA reports, skills, transactions with uploads, documents and results,
+ * transaction lists, catalogs, reindex, invites) as its OpenAPI documents describe it
  * (test/fixtures/openapi/) and docs.abbyy.com explains, with programmable faults and a request log.
  * Used by the unit tests, the real-n8n suite, the demo and the benchmarks. Control it in-process
  * through this class, or over HTTP under `/__simulator/` (./control.ts).
@@ -34,6 +34,8 @@ import { transactionRecord, type TransactionRecord } from './processing/view';
 import { AuthArea } from './routes/auth';
 import { CatalogsArea, type ReindexScript } from './routes/catalogs';
 import { DocumentsArea } from './routes/documents';
+import { InvitesArea, type Invite } from './routes/invites';
+import { QualityReportsArea } from './routes/qualityReports';
 import { RecordsArea } from './routes/records';
 import { ReportingArea, type ExportScript } from './routes/reporting';
 import { SkillsArea } from './routes/skills';
@@ -42,6 +44,7 @@ import { TransactionsArea } from './routes/transactions';
 import type * as S from './schemas';
 import {
 	SimulatorCore,
+	type QaColumnSet,
 	type RateLimit,
 	type ResolvedOptions,
 	type SimulatorOptions,
@@ -58,7 +61,8 @@ export type { KeyValue, Pace, TransactionScript } from './processing/state';
 export type { TransactionRecord } from './processing/view';
 export type { ReindexScript } from './routes/catalogs';
 export type { ExportScript } from './routes/reporting';
-export type { RateLimit, SimulatorOptions } from './server';
+export type { Invite } from './routes/invites';
+export type { QaColumnSet, RateLimit, SimulatorOptions } from './server';
 export { splittingSkill, type FieldDefinition, type SkillDefinition } from './skills';
 
 export class VantageSimulator {
@@ -70,6 +74,7 @@ export class VantageSimulator {
 	private readonly processing: Processing;
 	private readonly catalogStore = new CatalogStore();
 	private readonly catalogs: CatalogsArea;
+	private readonly invitesArea = new InvitesArea();
 
 	constructor(options: SimulatorOptions = {}) {
 		this.core = new SimulatorCore(
@@ -97,12 +102,14 @@ export class VantageSimulator {
 		for (const area of [
 			new AuthArea(this.core),
 			this.reporting,
+			new QualityReportsArea(this.processing, this.options),
 			this.skills,
 			new TransactionListsArea(this.processing),
 			new TransactionsArea(this.core, this.processing),
 			new DocumentsArea(this.core, this.processing),
 			this.catalogs,
 			new RecordsArea(this.catalogStore, this.options),
+			this.invitesArea,
 		])
 			this.core.register(area.routes);
 		for (const skill of defaultSkills()) this.skills.define(skill);
@@ -160,6 +167,7 @@ export class VantageSimulator {
 		filesUploaded: number;
 		uploads: number;
 		recordsAdded: number;
+		invites: number;
 	} {
 		const counts = this.processing.store.counts;
 		return {
@@ -172,6 +180,7 @@ export class VantageSimulator {
 			filesUploaded: counts.filesUploaded,
 			uploads: counts.uploads,
 			recordsAdded: this.catalogStore.recordsAdded,
+			invites: this.invitesArea.invites.length,
 		};
 	}
 
@@ -260,6 +269,18 @@ export class VantageSimulator {
 		return this.reporting.ids();
 	}
 
+	/** The columns each QA report serves: 'full' (default) or the OpenAPI example's 'example'. */
+	setQaColumns(columns: { documents?: QaColumnSet; fields?: QaColumnSet }): void {
+		this.options.qaColumns = { ...this.options.qaColumns, ...columns };
+	}
+
+	// ------------------------------------------------------------ invites
+
+	/** Every invite CreateInvite accepted (copies), in order. */
+	invites(): Invite[] {
+		return this.invitesArea.invites.map((invite) => ({ ...invite }));
+	}
+
 	// ------------------------------------------------------------ skills
 
 	/** Add (or replace) a published skill from a list item; see ./skills.ts fromListItem. */
@@ -313,7 +334,10 @@ export class VantageSimulator {
 		this.processing.complete(id, outcome);
 	}
 
-	/** Finished transactions (one file, documents, results), created directly; their ids. */
+	/**
+	 * Finished transactions (one file, documents, results), created directly; their ids. With a
+	 * Process skill, `manualReview` and `files` they feed the QA reports (see processing/qa.ts).
+	 */
 	seedCompletedTransactions(count: number, options?: SeedOptions): string[] {
 		return this.processing.seedCompleted(count, options);
 	}

@@ -13,6 +13,7 @@ import { readRetrySettings } from './common';
 import type { OperationMap } from './node.type';
 import * as report from './report/Report.resource';
 import * as skill from './skill/Skill.resource';
+import * as tenant from './tenant/Tenant.resource';
 import * as transaction from './transaction/Transaction.resource';
 import * as transactionDocument from './transactionDocument/TransactionDocument.resource';
 
@@ -37,6 +38,7 @@ const RESOURCES = {
 	catalogRecord: { name: 'Catalog Record', module: catalogRecord },
 	report: { name: 'Report', module: report },
 	skill: { name: 'Skill', module: skill },
+	tenant: { name: 'Tenant', module: tenant },
 	transaction: { name: 'Transaction', module: transaction },
 	transactionDocument: { name: 'Transaction Document', module: transactionDocument },
 } satisfies Record<string, { name: string; module: ResourceModule }>;

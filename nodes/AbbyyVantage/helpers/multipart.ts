@@ -1,7 +1,8 @@
 /**
  * multipart/form-data bodies for Vantage's upload operations (LaunchTransaction,
- * AddFilesToTransaction, AddFilesToTransactionDocument): one JSON part named `Model` and one part
- * named `Files` per file, as the OpenAPI document declares. Built by hand (no runtime
+ * AddFilesToTransaction, AddFilesToTransactionDocument, and CreateInvite): one JSON part named
+ * `Model` and one part named `Files` per file (CreateInvite: one `File`), as the OpenAPI document
+ * declares. Built by hand (no runtime
  * dependencies) and streamed when a file is streamed, so memory does not grow with file size.
  */
 
@@ -22,7 +23,7 @@ export interface MultipartBody {
 	length: number;
 }
 
-type StreamFrom = (source: AsyncIterable<Uint8Array>) => object;
+export type StreamFrom = (source: AsyncIterable<Uint8Array>) => object;
 
 const CRLF = '\r\n';
 
@@ -45,7 +46,7 @@ function quoted(name: string): string {
  * The Readable class, taken from a stream n8n handed over: community nodes may not import
  * `stream`. Node's `Readable.from` is inherited by every stream class.
  */
-function streamFromOf(stream: unknown): StreamFrom | undefined {
+export function streamFromOf(stream: unknown): StreamFrom | undefined {
 	const ctor = (stream as { constructor?: { from?: unknown } } | null)?.constructor;
 	return typeof ctor?.from === 'function' ? (ctor.from.bind(ctor) as StreamFrom) : undefined;
 }
@@ -56,10 +57,14 @@ async function collect(source: AsyncIterable<Uint8Array>): Promise<Buffer> {
 	return Buffer.concat(chunks);
 }
 
-/** Build the body of one upload; call again for every attempt (a stream can be read once). */
+/**
+ * Build the body of one upload; call again for every attempt (a stream can be read once).
+ * `fileField` names the file parts: `Files` for the uploads, `File` for CreateInvite.
+ */
 export async function buildMultipart(
 	model: object | undefined,
 	files: UploadPart[],
+	fileField = 'Files',
 ): Promise<MultipartBody> {
 	const boundary = newBoundary();
 	const modelPart =
@@ -71,7 +76,7 @@ export async function buildMultipart(
 				);
 	const heads = files.map((file) =>
 		Buffer.from(
-			`--${boundary}${CRLF}Content-Disposition: form-data; name="Files"; filename="${quoted(file.name)}"${CRLF}` +
+			`--${boundary}${CRLF}Content-Disposition: form-data; name="${fileField}"; filename="${quoted(file.name)}"${CRLF}` +
 				`Content-Type: application/octet-stream${CRLF}${CRLF}`,
 		),
 	);

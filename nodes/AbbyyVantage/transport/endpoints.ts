@@ -15,6 +15,7 @@ export interface Endpoint {
 }
 
 const exportsPath = pathUnder('/api/reporting/v2/exports/transaction-steps');
+const qaPath = pathUnder('/api/reporting/v2/qa/process-skills');
 const publicApi = pathUnder('/api/publicapi/v1');
 
 const read = (path: string): Endpoint => ({ method: 'GET', path, idempotent: true });
@@ -29,6 +30,9 @@ export const endpoints = {
 	getExportStatus: (requestId: string) => read(exportsPath`/${requestId}/status`),
 	getExportResult: (requestId: string, fileIndex: number) =>
 		read(exportsPath`/${requestId}/result/${fileIndex}`),
+	/** The QA reports: CSV with a header row, filters in the query. */
+	getDocumentsAsCsv: () => read(qaPath`/documents`),
+	getFieldsAsCsv: () => read(qaPath`/fields`),
 
 	// Processing API v1: skills
 	getAvailableSkills: () => read(publicApi`/skills`),
@@ -104,4 +108,8 @@ export const endpoints = {
 	startCatalogReindex: (catalogId: string) => create(publicApi`/catalogs/${catalogId}/reindex`),
 	getReindexOperation: (catalogId: string, operationId: string) =>
 		read(publicApi`/catalogs/${catalogId}/reindex/${operationId}`),
+
+	// Processing API v1: invites
+	/** Invites someone to a new tenant and e-mails them: never sent twice. */
+	createInvite: () => create(publicApi`/invites`),
 };

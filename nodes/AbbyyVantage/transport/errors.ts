@@ -81,7 +81,11 @@ function errorCode(value: unknown): string | undefined {
  * unclassified, with n8n's own message: no code is ever assumed. A request that ran for the whole
  * timeout timed out, whatever the error says.
  */
-export function thrownFailure(error: unknown, elapsedMs: number, timeoutMs: number): Failure {
+export function thrownFailure(
+	error: unknown,
+	elapsedMs: number,
+	timeoutMs: number,
+): Failure & { kind: 'network' | 'timeout' | 'unclassified' } {
 	let code: string | undefined;
 	let current: unknown = error;
 	for (let depth = 0; !code && current && typeof current === 'object' && depth < 5; depth++) {

@@ -27,6 +27,7 @@ import {
 } from './errors';
 import { AUTO_LIMITS, RequestLimiter, sharedLimiter, type Slot } from './limiter';
 import { MALFORMED, parseResponse, toBuffer } from './response';
+import { readErrorBody } from './stream';
 import {
 	DEFAULT_RETRY_SETTINGS,
 	isLoadSignal,
@@ -60,6 +61,8 @@ export interface VantageRequest extends Endpoint {
 	upload?: () => Promise<UploadBody>;
 	/** Return the body as bytes (export result files, downloads). */
 	binary?: boolean;
+	/** Return the body unread, as a Node.js Readable (reports too large to hold; see ./stream.ts). */
+	stream?: boolean;
 	/** Only the status matters (delete records answers 200 with an empty body); skip parsing. */
 	ignoreBody?: boolean;
 	itemIndex?: number;
@@ -199,7 +202,7 @@ export class VantageClient {
 			qs: req.qs,
 			// Lists in a query as repeated keys (statusFilter=A&statusFilter=B), as ASP.NET binds them.
 			arrayFormat: 'repeat',
-			headers: { Accept: req.binary ? '*/*' : 'application/json' },
+			headers: { Accept: req.binary || req.stream ? '*/*' : 'application/json' },
 			timeout: this.settings.timeoutMs,
 		};
 		if (req.body !== undefined) {
@@ -207,6 +210,7 @@ export class VantageClient {
 			options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 		}
 		if (req.binary) options.encoding = 'arraybuffer';
+		if (req.stream) options.encoding = 'stream';
 		// A request with a body is never redirected by Vantage, and following redirects makes the
 		// HTTP client keep a copy of every chunk written (a 200 MB upload held twice in memory).
 		if (req.body !== undefined || req.upload) options.disableFollowRedirect = true;
@@ -344,7 +348,12 @@ export class VantageClient {
 			if (failure.message) failure.message = redact(failure.message, this.secrets());
 			return failure;
 		}
-		if (answer.statusCode < 200 || answer.statusCode >= 300) return httpFailure(answer);
+		if (answer.statusCode < 200 || answer.statusCode >= 300) {
+			// An error answer to a stream request comes as a stream too: its ProblemDetails is read.
+			if (req.stream) answer.body = await readErrorBody(answer.body);
+			return httpFailure(answer);
+		}
+		if (req.stream) return { value: answer.body };
 		if (req.binary) return { value: toBuffer(answer.body) };
 		if (req.ignoreBody) return { value: undefined };
 		const parsed = parseResponse(answer.body);

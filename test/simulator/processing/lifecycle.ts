@@ -75,6 +75,13 @@ export interface SeedOptions {
 	/** Creation time of each (the lists filter and order by it); default one second before completion. */
 	createdAt?: Date | ((i: number) => Date);
 	registrationParameters?: KeyValue[];
+	/** Whether each went through Manual Review (default false); see ./qa.ts for what it changed. */
+	manualReview?: boolean;
+	/**
+	 * The source file of each, taken in turn (default `seed-<n>.txt` with a line of text): its text
+	 * is what extraction and Manual Review read (see ./extract.ts and ./qa.ts).
+	 */
+	files?: Array<{ name?: string; text: string; contentType?: string }>;
 }
 
 function reached(pace: Pace, polls: number, elapsedMs: number): boolean {
@@ -226,6 +233,7 @@ export class Processing {
 	finish(tx: TransactionState, outcome: Outcome, at = Date.now()): void {
 		tx.status = outcome;
 		tx.completedAt = at;
+		tx.manualReview ||= tx.review !== null;
 		tx.review = null;
 		if (outcome === 'Processed') this.results.process(tx);
 		if (outcome === 'Failed') tx.error = tx.script.error ?? DEFAULT_ERROR;
@@ -256,20 +264,22 @@ export class Processing {
 					? (typeof created === 'function' ? created(i) : created).getTime()
 					: at - 1000,
 			});
-			const head = Buffer.from(`Seeded transaction ${i + 1}\n`, 'utf8');
-			const name = `seed-${i + 1}.txt`;
+			const given = options.files?.length ? options.files[i % options.files.length] : undefined;
+			const head = Buffer.from(given?.text ?? `Seeded transaction ${i + 1}\n`, 'utf8');
+			const name = given?.name ?? `seed-${i + 1}.txt`;
 			const file = {
 				sentName: name,
 				name,
 				size: head.length,
 				sha256: createHash('sha256').update(head).digest('hex'),
-				contentType: 'text/plain',
+				contentType: given?.contentType ?? 'text/plain',
 				head,
 				truncated: false,
 			};
 			this.addFiles(tx, [file], null, null);
 			this.start(tx, { outcome: 'Never' });
 			tx.startedAt = tx.createdAt;
+			tx.manualReview = options.manualReview === true;
 			this.finish(tx, options.status ?? 'Processed', at);
 			ids.push(tx.id);
 		}

@@ -103,6 +103,15 @@ export class Results {
 		}
 	}
 
+	/** The Document skill that extracted `doc` (for a Process skill, its included one) and the values. */
+	extraction(
+		tx: TransactionState,
+		doc: DocumentState,
+	): { skill: SkillDefinition; values: FieldValues } {
+		const skill = this.skills.extractor(this.skillOf(tx)) ?? this.skillOf(tx);
+		return { skill, values: this.values(tx, doc, skill) };
+	}
+
 	private skillOf(tx: TransactionState): SkillDefinition {
 		return this.skills.get(tx.skillId) ?? { id: tx.skillId, name: tx.skillId, type: 'Document' };
 	}
@@ -124,7 +133,7 @@ export class Results {
 }
 
 /** The text a document is read from: its own part when it was cut from its files, else theirs. */
-function documentText(tx: TransactionState, doc: DocumentState): string {
+export function documentText(tx: TransactionState, doc: DocumentState): string {
 	return (
 		doc.text ??
 		filesOf(tx, doc)

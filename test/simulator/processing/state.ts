@@ -94,6 +94,8 @@ export interface TransactionState {
 	/** GetTransactionInfo polls since start. */
 	polls: number;
 	review: { poll: number; at: number; link: string } | null;
+	/** Whether it went through Manual Review before it finished (the QA reports tell). */
+	manualReview: boolean;
 	error: string | null;
 	deletedAt: number | null;
 }
@@ -151,6 +153,7 @@ export class TransactionStore {
 			script: {},
 			polls: 0,
 			review: null,
+			manualReview: false,
 			error: null,
 			deletedAt: null,
 		};

@@ -112,6 +112,8 @@ export async function receiveUpload<T extends z.ZodType>(
 	ctx: RequestContext,
 	schema: T,
 	maxBytes: number,
+	/** The form field of the files: `Files` for the uploads, `File` for CreateInvite. */
+	filesField = 'Files',
 ): Promise<Upload<z.infer<T>>> {
 	const { req } = ctx;
 	const tooLarge = bare(413, { connection: 'close' });
@@ -136,7 +138,7 @@ export async function receiveUpload<T extends z.ZodType>(
 			models.push(capture);
 			return capture;
 		}
-		if (name === 'files') {
+		if (name === filesField.toLowerCase()) {
 			if (part.filename === null) {
 				fileless = true;
 				return IGNORE;
@@ -189,7 +191,8 @@ export async function receiveUpload<T extends z.ZodType>(
 			);
 		}
 	}
-	if (fileless) problems.push(badForm('Every Files part must be a file (with a file name).'));
+	if (fileless)
+		problems.push(badForm(`Every ${filesField} part must be a file (with a file name).`));
 	ctx.logBody({ model: modelJson, files: summary(result) });
 	if (problems.length) throw problems[0];
 	return { model, files: result };

@@ -45,6 +45,19 @@ interface ExportRecord {
 
 /** docs.abbyy.com, business reporting: only these roles may use the Reporting API. */
 const REPORTING_ROLES = ['TenantAdministrator', 'ProcessingSupervisor'];
+
+/** The caller, if allowed to use reports; 403 otherwise. */
+export function requireReportingRole(ctx: RequestContext): SimUser {
+	const user = ctx.user;
+	if (!user || !user.roles.some((role) => REPORTING_ROLES.includes(role))) {
+		throw problem(
+			403,
+			'Forbidden',
+			'Only Tenant Administrators and Processing Supervisors can access reports.',
+		);
+	}
+	return user;
+}
 const EXPORTS = '/api/reporting/v2/exports/transaction-steps';
 
 export class ReportingArea {
@@ -137,20 +150,8 @@ export class ReportingArea {
 
 	// ------------------------------------------------------------ routes
 
-	private requireReportingRole(ctx: RequestContext): SimUser {
-		const user = ctx.user;
-		if (!user || !user.roles.some((role) => REPORTING_ROLES.includes(role))) {
-			throw problem(
-				403,
-				'Forbidden',
-				'Only Tenant Administrators and Processing Supervisors can access reports.',
-			);
-		}
-		return user;
-	}
-
 	private create(ctx: RequestContext): Reply {
-		const user = this.requireReportingRole(ctx);
+		const user = requireReportingRole(ctx);
 		const body = readJson(ctx, S.CreateTransactionStepsCsvRequest);
 		const script = this.scripts.shift() ?? this.defaultScript;
 		const requestId = randomUUID();
@@ -197,7 +198,7 @@ export class ReportingArea {
 
 	/** Exports are private to their creator: another user's id is 404. */
 	private find(ctx: RequestContext): ExportRecord {
-		const user = this.requireReportingRole(ctx);
+		const user = requireReportingRole(ctx);
 		const record = this.exports.get(ctx.params.requestId.toLowerCase());
 		if (!record || record.owner !== user.username) throw notFound('Report request not found');
 		return record;
@@ -211,7 +212,7 @@ export class ReportingArea {
 	}
 
 	private list(ctx: RequestContext): Reply {
-		const user = this.requireReportingRole(ctx);
+		const user = requireReportingRole(ctx);
 		const statuses = ctx.query.getAll('statusFilter');
 		const requests = [...this.exports.values()]
 			.filter((e) => e.owner === user.username)

@@ -6,6 +6,7 @@
 import { z } from 'zod/v4';
 
 import { KeyValue, uuid } from './common';
+import { CreateAdminInviteData } from './invites';
 
 // ---------- skills ----------
 export const SkillType = z.enum(['Classification', 'Document', 'Process', 'Ocr', 'Assembling']);
@@ -322,4 +323,5 @@ export const multipartModels = {
 	'/api/publicapi/v1/transactions/{transactionId}/files': TransactionMetadataDto,
 	'/api/publicapi/v1/transactions/{transactionId}/documents/{documentId}/sourceFiles':
 		TransactionDocumentMetadataDto,
+	'/api/publicapi/v1/invites': CreateAdminInviteData,
 } as const;

@@ -1,10 +1,21 @@
 import { resourceDescription } from '../common';
 import * as createExport from './createExport.operation';
 import * as downloadExportFiles from './downloadExportFiles.operation';
+import * as getDocumentChanges from './getDocumentChanges.operation';
 import * as getExportStatus from './getExportStatus.operation';
+import * as getFieldChanges from './getFieldChanges.operation';
+import * as getQualitySummary from './getQualitySummary.operation';
 import * as waitForExport from './waitForExport.operation';
 
-export const operations = { createExport, downloadExportFiles, getExportStatus, waitForExport };
+export const operations = {
+	createExport,
+	downloadExportFiles,
+	getDocumentChanges,
+	getExportStatus,
+	getFieldChanges,
+	getQualitySummary,
+	waitForExport,
+};
 
 export const description = resourceDescription(
 	'report',
@@ -20,10 +31,28 @@ export const description = resourceDescription(
 			description: 'Download the CSV files of a finished export as binary data',
 			action: 'Download export files',
 		},
+		getDocumentChanges: {
+			name: 'Get Document Changes',
+			description:
+				'Get the QA report of processed documents: whether Manual Review corrected their fields or changed their type',
+			action: 'Get the document changes report',
+		},
 		getExportStatus: {
 			name: 'Get Export Status',
 			description: 'Get the status and file count of an export',
 			action: 'Get export status',
+		},
+		getFieldChanges: {
+			name: 'Get Field Changes',
+			description:
+				'Get the QA report of extracted fields: correct, recognition issue, located wrongly or not detected before Manual Review',
+			action: 'Get the field changes report',
+		},
+		getQualitySummary: {
+			name: 'Get Quality Summary',
+			description:
+				'Get the straight-through rate per document type and how often each field was corrected, from both QA reports',
+			action: 'Get the extraction quality summary',
 		},
 		waitForExport: {
 			name: 'Wait For Export',
@@ -35,7 +64,7 @@ export const description = resourceDescription(
 	[
 		{
 			displayName:
-				'Only Tenant Administrators and Processing Supervisors can use reports. Result files are kept for two weeks.',
+				'Only Tenant Administrators and Processing Supervisors can use reports. Export result files are kept for two weeks.',
 			name: 'reportNotice',
 			type: 'notice',
 			default: '',

@@ -1,0 +1,227 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console --
+ * End-to-end suite, never shipped: a real n8n, the packed package, the simulator. */
+/**
+ * The QA reports inside a real n8n (`n8n execute`): examples/quality-digest.json over the week
+ * of Process-skill processing ./lib/setup.ts seeds (plus whatever the suite processed before), its
+ * numbers checked against a plain count over the reports Vantage serves; then
+ * e2e/workflows/qa-reports.json runs Get Document Changes (items), Get Field Changes (a CSV File
+ * written to disk) and Tenant → Create Invite.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { api, token } from '../test/helpers/http';
+import { QUALITY_WEEK } from '../test/simulator/qualitykit';
+import { FIXTURE } from '../test/simulator/simulator';
+import { check } from './lib/checks';
+import { xlsxRecords } from './lib/files';
+import { n8n, parseRun } from './lib/n8n';
+import type { Setup } from './lib/setup';
+
+type Json = Record<string, unknown>;
+type Item = { json: Json; binary?: Record<string, Json> };
+
+/** examples/quality-digest.json and e2e/workflows/qa-reports.json */
+const DIGEST = 'vantageExQuality01';
+const REPORTS = 'vantageE2eQaRep01';
+const QA = '/api/reporting/v2/qa/process-skills';
+
+function assert(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new Error(message);
+}
+
+function equal(actual: unknown, expected: unknown, what: string): void {
+	const a = JSON.stringify(actual);
+	const e = JSON.stringify(expected);
+	assert(a === e, `${what}: expected ${e}, got ${a}`);
+}
+
+function output(run: Json | undefined, node: string, index = 0): Item[] {
+	const runData = ((run?.data as Json)?.resultData as Json)?.runData as Record<string, Json[]>;
+	const task = runData?.[node]?.[0];
+	return (((task?.data as Json)?.main as Item[][]) ?? [])[index] ?? [];
+}
+
+async function execute(setup: Setup, workflowId: string) {
+	const result = await n8n(setup.instance, ['execute', `--id=${workflowId}`, '--rawOutput']);
+	return { ...result, run: parseRun(result.stdout) };
+}
+
+/** RFC 4180 records of a report (no line breaks inside cells in the suite's data). */
+function csv(text: string): Json[] {
+	const [header, ...lines] = text.split('\r\n').filter((line) => line !== '');
+	const cells = (line: string) =>
+		[...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map((m) =>
+			m[1].startsWith('"') ? m[1].slice(1, -1).replace(/""/g, '"') : m[1],
+		);
+	const names = cells(header);
+	return lines.map((line) => {
+		const values = cells(line);
+		return Object.fromEntries(names.map((name, i) => [name, values[i]]));
+	});
+}
+
+/** A report as Vantage serves it for the query the node sent. */
+async function served(setup: Setup, report: 'documents' | 'fields', query: Json): Promise<string> {
+	const qs = new URLSearchParams(query as Record<string, string>).toString();
+	const res = await api(setup.sim, await token(setup.sim), 'GET', `${QA}/${report}?${qs}`);
+	assert(res.status === 200, `${report} report: HTTP ${res.status}`);
+	return res.text;
+}
+
+export async function qualitySuite(setup: Setup): Promise<void> {
+	const { instance, sim } = setup;
+
+	console.log('\nexamples/quality-digest.json');
+	const digest = await execute(setup, DIGEST);
+	await check('runs to success inside n8n', () => {
+		equal([digest.code, digest.run?.status], [0, 'success'], 'exit code and status');
+	});
+	const documentsQuery = sim.requestsTo('GetDocumentsAsCsv')[0]?.query as Json | undefined;
+	await check('each report read once, for the last seven days as UTC date-times', () => {
+		equal(
+			[sim.requestsTo('GetDocumentsAsCsv').length, sim.requestsTo('GetFieldsAsCsv').length],
+			[1, 1],
+			'report requests',
+		);
+		assert(documentsQuery, 'no documents report request');
+		equal(sim.requestsTo('GetFieldsAsCsv')[0].query, documentsQuery, 'the same query for both');
+		const start = String(documentsQuery.startDate);
+		assert(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(start), `startDate ${start}`);
+		const days = (Date.now() - Date.parse(start)) / 86_400_000;
+		assert(days >= 7 && days < 8, `startDate ${days} days ago`);
+		equal(documentsQuery.processSkillId, 'process-skill', 'processSkillId');
+	});
+	const items = output(digest.run, 'Quality summary');
+	await check(
+		'the digest’s numbers are a plain count over the reports Vantage serves',
+		async () => {
+			const documents = csv(await served(setup, 'documents', documentsQuery ?? {}));
+			const fields = csv(await served(setup, 'fields', documentsQuery ?? {}));
+			// The seeded week at least (earlier e2e workflows processed more with the same skill).
+			assert(
+				documents.length >=
+					2 * (QUALITY_WEEK.corrected + QUALITY_WEEK.clean + QUALITY_WEEK.retyped),
+				`${documents.length} documents`,
+			);
+			const straight = documents.filter(
+				(d) => d.NumberOfChangedFields === '0' && d.DocumentSkillChanged === 'false',
+			).length;
+			const total = items[0]?.json ?? {};
+			equal(
+				[total.level, total.documents, total.straightThrough],
+				['total', documents.length, straight],
+				'total item',
+			);
+			equal(
+				total.straightThroughPercent,
+				Math.round((straight / documents.length) * 10000) / 100,
+				'straightThroughPercent',
+			);
+			const corrected = new Map<string, number>();
+			for (const row of fields) {
+				const key = `${row.DocumentSkillName}/${row.FieldName}`;
+				corrected.set(key, (corrected.get(key) ?? 0) + (row.Correct === '0' ? 1 : 0));
+			}
+			const fieldItems = items.filter((i) => i.json.level === 'field');
+			equal(fieldItems.length, corrected.size, 'field items');
+			for (const { json } of fieldItems) {
+				equal(json.corrected, corrected.get(`${json.documentType}/${json.field}`), `${json.field}`);
+			}
+		},
+	);
+	await check(
+		'below 85 % straight-through: the total takes the alert branch (e-mail disabled)',
+		() => {
+			const alerted = output(digest.run, 'Straight-through below 85 %', 0);
+			equal(
+				alerted.map((i) => i.json.level),
+				['total'],
+				'items on the true branch',
+			);
+			assert(Number(alerted[0].json.straightThroughPercent) < 85, 'straight-through below 85 %');
+		},
+	);
+	await check('the digest saved as a spreadsheet: one row per item', () => {
+		// Named after the day in n8n's time zone.
+		const name = readdirSync(instance.filesDir).find((f) =>
+			/^quality-\d{4}-\d{2}-\d{2}\.xlsx$/.test(f),
+		);
+		assert(name, `no quality-<date>.xlsx in ${instance.filesDir}`);
+		const path = join(instance.filesDir, name);
+		const { header, records } = xlsxRecords(path);
+		assert(
+			['level', 'documentType', 'field', 'straightThroughPercent', 'correctedPercent'].every((c) =>
+				header.includes(c),
+			),
+			`columns ${header.join(', ')}`,
+		);
+		equal(records.length, items.length, 'rows');
+		equal(records[0].level, 'total', 'first row');
+	});
+
+	console.log('\ne2e/workflows/qa-reports.json');
+	const reports = await execute(setup, REPORTS);
+	await check(
+		'Get Document Changes, Get Field Changes as a file and Create Invite run to success',
+		() => {
+			equal([reports.code, reports.run?.status], [0, 'success'], 'exit code and status');
+		},
+	);
+	await check('Document changes: 5 items (Limit), typed, only corrected documents', () => {
+		const rows = output(reports.run, 'Document changes');
+		equal(rows.length, 5, 'items');
+		for (const { json } of rows) {
+			equal(
+				[typeof json.HasManualReview, typeof json.NumberOfChangedFields],
+				['boolean', 'number'],
+				'types',
+			);
+			assert((json.NumberOfChangedFields as number) > 0, 'a corrected document');
+		}
+		// The suite's own reads of the reports send no switch: this is the node's request.
+		const sent = sim
+			.requestsTo('GetDocumentsAsCsv')
+			.filter((r) => r.query.wasCorrectedInManualReview !== undefined);
+		equal(
+			sent.map((r) => [r.query.processSkillId, r.query.wasCorrectedInManualReview]),
+			[['process-skill', 'true']],
+			'switch sent',
+		);
+	});
+	await check(
+		'Field changes: the CSV File on disk holds exactly the bytes served, rows counted',
+		async () => {
+			const [item] = output(reports.run, 'Field changes as CSV');
+			const text = await served(setup, 'fields', {
+				startDate: '2020-01-01T00:00:00.000Z',
+				processSkillId: 'process-skill',
+			});
+			const file = join(instance.filesDir, String(item.json.fileName));
+			assert(existsSync(file), `${file} written`);
+			equal(readFileSync(file, 'utf8'), text, 'file bytes');
+			equal(
+				[item.json.rows, item.json.fileSize],
+				[csv(text).length, Buffer.byteLength(text)],
+				'rows and size',
+			);
+			equal(item.binary?.data?.mimeType, 'text/csv', 'MIME type');
+		},
+	);
+	await check('Create Invite: one invite, validity 7 days as a TimeSpan', () => {
+		const invites = sim.invites().filter((i) => i.email === 'e2e.admin@example.com');
+		equal(
+			invites.map((i) => [i.tenantName, i.validWithin, i.tenantDescription]),
+			[['E2E Tenant', '7.00:00:00', 'Created by the e2e suite']],
+			'invites',
+		);
+		equal(output(reports.run, 'Invite')[0]?.json.invited, true, 'output');
+	});
+	await check('no password, client secret or token in the CLI output of these runs', () => {
+		const secrets = [FIXTURE.password, FIXTURE.clientSecret, ...sim.issuedTokens()];
+		const text = [digest, reports].map((r) => r.stdout + r.stderr).join('\n');
+		for (const secret of secrets) {
+			assert(!text.includes(secret), `a secret (${secret.slice(0, 3)}…) is in the CLI output`);
+		}
+	});
+}

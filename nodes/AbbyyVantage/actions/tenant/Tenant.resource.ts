@@ -1,0 +1,17 @@
+import { resourceDescription } from '../common';
+import * as createInvite from './createInvite.operation';
+
+export const operations = { createInvite };
+
+export const description = resourceDescription(
+	'tenant',
+	operations,
+	{
+		createInvite: {
+			name: 'Create Invite',
+			description: 'Invite someone by e-mail to create a new tenant',
+			action: 'Create a tenant invite',
+		},
+	},
+	'createInvite',
+);
