@@ -45,3 +45,30 @@ export function maxInFlight(log: LoggedRequest[]): number {
 	}
 	return max;
 }
+
+/**
+ * The pauses between the status polls of one wait, from the simulator's log, beside the schedule
+ * every wait follows (README, "Waits"): a poll at once, then pauses of Poll Interval until 40 % of
+ * the time waited so far is longer, never more than Max Poll Interval. `expected[i]` is the pause
+ * the schedule asks for before poll i + 1 (from when poll i arrived); the node measures the time
+ * waited after the answer, so a pause may run a few milliseconds over.
+ */
+export function pollPauses(
+	polls: LoggedRequest[],
+	{ intervalMs = 1000, maxIntervalMs = 30_000 } = {},
+): { actual: number[]; expected: number[] } {
+	const at = polls.map((r) => r.at);
+	const actual = at.slice(1).map((t, i) => t - at[i]);
+	const expected = at
+		.slice(0, -1)
+		.map((t) => Math.max(intervalMs, Math.min(maxIntervalMs, 0.4 * (t - at[0]))));
+	return { actual, expected };
+}
+
+/** Each pause of `pauses` is the one the schedule asks for: not shorter, at most `slackMs` longer. */
+export function expectSchedule(pauses: { actual: number[]; expected: number[] }, slackMs = 250) {
+	pauses.actual.forEach((pause, i) => {
+		expect(pause).toBeGreaterThanOrEqual(pauses.expected[i] - 5);
+		expect(pause).toBeLessThanOrEqual(pauses.expected[i] + slackMs);
+	});
+}

@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { DAY_SECONDS, MAX_WAIT_SECONDS, SECOND_MS } from '../constants';
+import { DAY_SECONDS, MAX_WAIT_SECONDS, POLL_GROWTH, SECOND_MS } from '../constants';
 import type { PollSettings } from '../helpers/polling';
 import { requireInteger, requireSeconds, requireText } from '../helpers/validation';
 import { AUTO_LIMITS } from '../transport/limiter';
@@ -247,6 +247,9 @@ export interface PollDefaults {
 	timeoutDescription: string;
 }
 
+/** How the pauses between status checks grow, for the poll options' descriptions. */
+export const POLL_GROWTH_TEXT = `later pauses grow to ${POLL_GROWTH * 100} % of the time waited so far`;
+
 /** Poll Interval, Max Poll Interval and Timeout, for an options collection. */
 export function pollOptions(defaults: PollDefaults): INodeProperties[] {
 	const { intervalSeconds, maxIntervalSeconds, timeoutSeconds, timeoutDescription } = defaults;
@@ -257,7 +260,7 @@ export function pollOptions(defaults: PollDefaults): INodeProperties[] {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: maxIntervalSeconds,
-			description: 'The wait between polls grows by half each time, up to this',
+			description: `The longest pause between two status checks: ${POLL_GROWTH_TEXT} up to this, so a long job is noticed at most that share of its duration late`,
 		},
 		{
 			displayName: 'Poll Interval (Seconds)',
@@ -265,7 +268,7 @@ export function pollOptions(defaults: PollDefaults): INodeProperties[] {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: intervalSeconds,
-			description: 'Wait between the first status checks. Vantage asks for at most one per second.',
+			description: `The wait between the first status checks, and the shortest (Vantage asks for at most one check a second); ${POLL_GROWTH_TEXT}, up to Max Poll Interval`,
 		},
 		{
 			displayName: 'Timeout (Seconds)',

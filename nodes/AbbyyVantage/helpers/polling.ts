@@ -1,16 +1,25 @@
-import { MIN_POLL_INTERVAL_MS } from '../constants';
+import { MIN_POLL_INTERVAL_MS, POLL_GROWTH } from '../constants';
 import { plainMessage } from './errors';
 import { pause } from './time';
 
 export interface PollSettings {
-	/** First wait between polls; never below one second (the vendor's polling rule). */
+	/** The first waits between polls and the shortest; never below one second (the vendor's rule). */
 	intervalMs: number;
-	/** The wait grows by half each poll up to this. */
+	/** The longest wait between two polls. */
 	maxIntervalMs: number;
 	timeoutMs: number;
 }
 
-const BACKOFF_FACTOR = 1.5;
+/**
+ * The pause before the next poll, `waitedMs` into a wait: POLL_GROWTH of the time waited so far,
+ * never less than the interval (nor a second), never more than the maximum. Short jobs are thus
+ * checked every interval; a long one is noticed at most POLL_GROWTH of its duration late, at a
+ * cost in polls that grows with the logarithm of its duration.
+ */
+export function nextPollDelay(waitedMs: number, settings: PollSettings): number {
+	const least = Math.max(MIN_POLL_INTERVAL_MS, settings.intervalMs);
+	return Math.max(least, Math.min(settings.maxIntervalMs, waitedMs * POLL_GROWTH));
+}
 
 export interface PollOutcome<T> {
 	/** The last answer; undefined only when no poll succeeded before the timeout. */
@@ -26,9 +35,10 @@ export interface PollOutcome<T> {
 /**
  * Poll until `done`, the timeout, or cancellation (which throws CancelledError at once). A poll
  * that fails with a passing problem (`isTransient`) does not end the wait: the next poll comes
- * after the usual interval, until the timeout. Any other failure (a definite answer such as 404)
- * is thrown. The first poll is immediate; the last one may land up to a second after the timeout,
- * so that no two polls are ever less than a second apart.
+ * after the usual pause (nextPollDelay), until the timeout. Any other failure (a definite answer
+ * such as 404) is thrown. The first poll is immediate (the job may be done already); the last one
+ * may land up to a second after the timeout, so that no two polls are ever less than a second
+ * apart.
  */
 export async function pollUntil<T>(
 	poll: () => Promise<T>,
@@ -37,9 +47,8 @@ export async function pollUntil<T>(
 	signal?: AbortSignal,
 	isTransient: (error: unknown) => boolean = () => false,
 ): Promise<PollOutcome<T>> {
-	const deadline = Date.now() + settings.timeoutMs;
-	let interval = Math.max(MIN_POLL_INTERVAL_MS, settings.intervalMs);
-	const ceiling = Math.max(interval, settings.maxIntervalMs);
+	const began = Date.now();
+	const deadline = began + settings.timeoutMs;
 	let value: T | undefined;
 	let failedPolls = 0;
 	let lastError: unknown;
@@ -57,10 +66,11 @@ export async function pollUntil<T>(
 			lastError = undefined;
 			if (done(value)) return { value, polls, failedPolls, timedOut: false };
 		}
-		const left = deadline - Date.now();
+		const now = Date.now();
+		const left = deadline - now;
 		if (left <= 0) return { value, polls, failedPolls, timedOut: true, lastError };
-		await pause(Math.min(interval, Math.max(MIN_POLL_INTERVAL_MS, left)), signal);
-		interval = Math.min(ceiling, interval * BACKOFF_FACTOR);
+		const delay = nextPollDelay(now - began, settings);
+		await pause(Math.min(delay, Math.max(MIN_POLL_INTERVAL_MS, left)), signal);
 	}
 }
 

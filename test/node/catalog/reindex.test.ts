@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness/n8n';
-import { useSimulator } from '../../helpers/fixture';
+import { expectSchedule, pollPauses, useSimulator } from '../../helpers/fixture';
 import { nodeParams, rl } from '../../helpers/params';
 
 const CATALOG = 'Vendors / EU 2026';
@@ -32,6 +32,18 @@ describe('Reindex', () => {
 		expect(
 			f.sim.requestsTo('GetReindexOperation').every((r) => r.params.catalogId === CATALOG),
 		).toBe(true);
+	});
+
+	test('at default settings a reindex that completes in 1 s is noticed at the second poll, a second after the first', async () => {
+		f.sim.scriptNextReindex({ outcome: 'Completed', after: { ms: 1000 } });
+		const result = await runNode({
+			credentials: f.store,
+			parameters: nodeParams('catalog', 'reindex', { catalogId: rl(CATALOG) }),
+		});
+		expect(result.items[0].json).toMatchObject({ currentState: 'Completed', polls: 2 });
+		const polls = f.sim.requestsTo('GetReindexOperation');
+		expect(polls).toHaveLength(2);
+		expectSchedule(pollPauses(polls));
 	});
 
 	test('Failed is a clear error naming the catalog and operation', async () => {

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../../harness/n8n';
-import { useSimulator } from '../../helpers/fixture';
+import { expectSchedule, pollPauses, useSimulator } from '../../helpers/fixture';
 import { nodeParams } from '../../helpers/params';
 import { createExport } from './exports';
 
@@ -112,10 +112,31 @@ describe('Wait For Export', () => {
 		expect(polls.length).toBeGreaterThanOrEqual(4);
 	});
 
-	test('the wait between polls backs off towards Max Poll Interval', async () => {
+	test('at default settings: a poll at once, then every second, then pauses of 40 % of the time waited', async () => {
 		const id = await createExport(f, {
 			path: ['Processing', 'Succeeded'],
-			advanceEvery: { ms: 4000 },
+			advanceEvery: { ms: 4500 },
+		});
+		f.sim.clearLog();
+		const result = await runNode({
+			credentials: f.store,
+			items: [{ id }],
+			parameters: nodeParams('report', 'waitForExport', { requestId: '={{ $json.id }}' }),
+		});
+		expect(result.error).toBeUndefined();
+		const polls = f.sim.requestsTo('GetExportStatus');
+		// Succeeded at 4.5 s: polls at about 0, 1, 2, 3, 4.2 and 5.9 s.
+		expect(polls).toHaveLength(6);
+		expect(result.items[0].json.polls).toBe(6);
+		const pauses = pollPauses(polls, { maxIntervalMs: 60_000 });
+		expect(pauses.expected.map((ms) => Math.round(ms / 100) / 10)).toEqual([1, 1, 1, 1.2, 1.7]);
+		expectSchedule(pauses);
+	});
+
+	test('the pauses grow no longer than Max Poll Interval', async () => {
+		const id = await createExport(f, {
+			path: ['Processing', 'Succeeded'],
+			advanceEvery: { ms: 7000 },
 		});
 		f.sim.clearLog();
 		await runNode({
@@ -123,13 +144,11 @@ describe('Wait For Export', () => {
 			items: [{ id }],
 			parameters: wait({}, { pollInterval: 1, maxPollInterval: 2 }),
 		});
-		const polls = f.sim.requestsTo('GetExportStatus').map((r) => r.at);
-		const gaps = polls.slice(1).map((t, i) => t - polls[i]);
-		// 1 s, then 1.5 s, then capped at 2 s.
-		expect(gaps[0]).toBeGreaterThanOrEqual(990);
-		expect(gaps[1]).toBeGreaterThanOrEqual(1490);
-		expect(gaps[2]).toBeGreaterThanOrEqual(1990);
-		expect(Math.max(...gaps)).toBeLessThan(2300);
+		const pauses = pollPauses(f.sim.requestsTo('GetExportStatus'), { maxIntervalMs: 2000 });
+		// 1 s three times, 1.2 s, 1.7 s, then capped at 2 s.
+		expect(pauses.actual.length).toBeGreaterThanOrEqual(6);
+		expect(pauses.expected.slice(-1)).toEqual([2000]);
+		expectSchedule(pauses);
 	});
 
 	test('several input items wait concurrently, not one after another', async () => {

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 
+import { DEFAULT_POLL_INTERVAL_SECONDS } from '../../constants';
 import { apiError, operationError } from '../../helpers/errors';
 import { lastState, pollUntil, type PollSettings } from '../../helpers/polling';
 import { describeDuration } from '../../helpers/time';
@@ -44,7 +45,7 @@ export function readCatalogId(ctx: IExecuteFunctions, itemIndex: number): string
 }
 
 export const REINDEX_POLL: PollDefaults = {
-	intervalSeconds: 5,
+	intervalSeconds: DEFAULT_POLL_INTERVAL_SECONDS,
 	maxIntervalSeconds: 30,
 	timeoutSeconds: 1800,
 	timeoutDescription: 'Give up waiting after this long; the reindex itself keeps running',

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { DEFAULT_POLL_INTERVAL_SECONDS } from '../../constants';
 import { apiError, operationError } from '../../helpers/errors';
 import { describeDuration } from '../../helpers/time';
 import { runPerItem } from '../../helpers/items';
@@ -30,7 +31,7 @@ import {
 const CONCURRENCY = { max: 100, what: 'exports', autoTasks: 100 };
 
 const POLL: PollDefaults = {
-	intervalSeconds: 10,
+	intervalSeconds: DEFAULT_POLL_INTERVAL_SECONDS,
 	maxIntervalSeconds: 60,
 	timeoutSeconds: 1800,
 	timeoutDescription: 'Give up if the export has not finished after this long',

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_POLL_INTERVAL_SECONDS } from '../../constants';
 import { parseSelection, type FileSelection } from '../../helpers/binaryInput';
 import { readKeyValues, type KeyValue } from '../../helpers/keyValues';
 import { requireOption, requirePathParameter, requireText } from '../../helpers/validation';
@@ -227,7 +228,7 @@ export function readTransactionParameters(
 // ------------------------------------------------------------------ waiting
 
 export const TRANSACTION_POLL: PollDefaults = {
-	intervalSeconds: 5,
+	intervalSeconds: DEFAULT_POLL_INTERVAL_SECONDS,
 	maxIntervalSeconds: 30,
 	timeoutSeconds: 600,
 	timeoutDescription:
