@@ -17,6 +17,7 @@ import {
 import {
 	ICredentialsHelper,
 	Workflow,
+	WorkflowExpression,
 	type ICredentialDataDecryptedObject,
 	type ICredentials,
 	type IBinaryData,
@@ -353,6 +354,29 @@ function loadOptionsContext(
 		credentials.id,
 	);
 	return new LoadOptionsContext(makeWorkflow(node), node, makeAdditionalData(credentials), path);
+}
+
+/**
+ * How often n8n evaluated each expression while `run` ran: every call of n8n's
+ * WorkflowExpression.resolveSimpleParameterValue (what getNodeParameter does for each `=` string it
+ * resolves, per item), counted by the expression's text.
+ */
+export async function countEvaluations<T>(
+	run: () => Promise<T>,
+): Promise<{ result: T; evaluations: (expression: string) => number }> {
+	const prototype = WorkflowExpression.prototype;
+	const original = prototype.resolveSimpleParameterValue;
+	const counts = new Map<unknown, number>();
+	prototype.resolveSimpleParameterValue = function (this: WorkflowExpression, ...args) {
+		counts.set(args[0], (counts.get(args[0]) ?? 0) + 1);
+		return original.apply(this, args);
+	};
+	try {
+		const result = await run();
+		return { result, evaluations: (expression) => counts.get(expression) ?? 0 };
+	} finally {
+		prototype.resolveSimpleParameterValue = original;
+	}
 }
 
 /** Execute the node once inside n8n's WorkflowExecute and return what n8n recorded. */

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
 import { AbbyyVantage } from '../../../nodes/AbbyyVantage/AbbyyVantage.node';
-import { resourceMapping, runNode } from '../../harness/n8n';
+import { countEvaluations, resourceMapping, runNode } from '../../harness/n8n';
 import { maxInFlight, useSimulator } from '../../helpers/fixture';
 import { ids, nodeParams, recordParams, rl } from '../../helpers/params';
 import { FIXTURE } from '../../simulator/simulator';
@@ -29,6 +29,28 @@ const product = (id: string, extra: IDataObject = {}) => ({
 });
 
 describe('Catalog Record → Add', () => {
+	test('each column mapping is evaluated once per item: the record ID and the values from one evaluation', async () => {
+		const mapping = {
+			recordId: '={{ $json.sku }}',
+			Code: '={{ $json.code }}',
+			Name: '={{ $json.title }}',
+		};
+		const { result, evaluations } = await countEvaluations(
+			async () =>
+				await runNode({
+					credentials: f.store,
+					items: ['e1', 'e2', 'e3'].map((sku) => ({ sku, code: sku, title: `Product ${sku}` })),
+					parameters: nodeParams('catalogRecord', 'add', {
+						catalogId: rl(PRODUCTS),
+						columns: definedColumns(mapping),
+					}),
+				}),
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => i.json.status)).toEqual(['added', 'added', 'added']);
+		expect(Object.values(mapping).map(evaluations)).toEqual([3, 3, 3]);
+	});
+
 	test('the Columns mapper loads the catalog’s columns after a Record ID field', async () => {
 		const result = (await resourceMapping(f.store, 'getCatalogColumns', {
 			catalogId: rl(PRODUCTS),

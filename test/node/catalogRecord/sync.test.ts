@@ -1,10 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from '../../harness/n8n';
+import { countEvaluations, runNode } from '../../harness/n8n';
 import { maxInFlight, useSimulator } from '../../helpers/fixture';
 import { ids, recordParams } from '../../helpers/params';
 import type { RouteId } from '../../simulator/simulator';
-import { FAST_RETRIES, faultAfter, perItemCatalogParams, REJECTION } from './params';
+import {
+	definedColumns,
+	FAST_RETRIES,
+	faultAfter,
+	perItemCatalogParams,
+	REJECTION,
+} from './params';
 
 const CATALOG = 'Vendors';
 // Reindexes complete at their first poll: the tests wait for them without waiting 5 s.
@@ -57,6 +63,31 @@ describe('Catalog Record → Sync', () => {
 		expect(
 			(f.sim.requestsTo('AddRecords')[0].body as IDataObject[]).map((r) => r.id).sort(),
 		).toEqual(['change', 'new']);
+	});
+
+	test('each column mapping is evaluated once per item: the record ID and the values from one evaluation', async () => {
+		seed(['v1', 'v2']);
+		const items = [1, 2, 3, 4, 5].map((i) => ({ code: `v${i}`, name: `Vendor v${i}`, land: 'DE' }));
+		const mapping = {
+			recordId: '={{ $json.code }}',
+			Name: '={{ $json.name }}',
+			Country: '={{ $json.land }}',
+		};
+		const { result, evaluations } = await countEvaluations(
+			async () =>
+				await runNode({
+					credentials: f.store,
+					items,
+					parameters: recordParams('sync', CATALOG, {
+						columns: definedColumns(mapping),
+						options: { reindex: false },
+					}),
+				}),
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ toAdd: 3, unchanged: 2, failed: 0 });
+		// Five items, each expression five times (it was ten: once for the ID, once for the record).
+		expect(Object.values(mapping).map(evaluations)).toEqual([5, 5, 5]);
 	});
 
 	test('Dry Run outputs the plan and changes nothing', async () => {

@@ -78,8 +78,9 @@ export async function readGroups(
 		try {
 			catalogId = catalogIdOf(itemIndex);
 			const catalog = columns.read(catalogId) ?? (await columns.of(catalogId, itemIndex));
-			id = reader.id(itemIndex);
-			const record = reader.record(itemIndex, id, catalogId, catalog.columns);
+			const values = reader.values(itemIndex);
+			id = reader.id(itemIndex, values);
+			const record = reader.record(itemIndex, values, id, catalogId, catalog.columns);
 			const group = groupOf(catalogId, catalog.rowCount);
 			for (const field of record.ignored ?? []) group.ignoredFields.add(field);
 			const earlier = group.records.get(record.id);

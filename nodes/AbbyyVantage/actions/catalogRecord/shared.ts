@@ -126,15 +126,29 @@ export class CatalogColumns {
 	}
 }
 
-/** Reads input items as catalog records: the id first, so a failed item can still name it. */
+/**
+ * Reads input items as catalog records: the item's mapped values once, then the id from them (so
+ * a failed item can still name it), then the record from the same values.
+ */
 export interface RecordReader {
-	/** The item's record id; an empty one is refused, naming the item. */
-	id(itemIndex: number): string;
 	/**
-	 * The item's record: values the catalog cannot hold are refused, naming item and column, and
-	 * so are fields that are not columns of the catalog unless `ignoreUnknownFields`.
+	 * The item's mapped values: each column's mapping (an expression, say) evaluated once for the
+	 * item, or the item's own fields under Map Automatically.
 	 */
-	record(itemIndex: number, id: string, catalogId: string, columns: CatalogColumn[]): CatalogRecord;
+	values(itemIndex: number): IDataObject;
+	/** The record id in the item's values; an empty one is refused, naming the item. */
+	id(itemIndex: number, values: IDataObject): string;
+	/**
+	 * The item's record from its values: values the catalog cannot hold are refused, naming item
+	 * and column, and so are fields that are not columns of the catalog unless `ignoreUnknownFields`.
+	 */
+	record(
+		itemIndex: number,
+		values: IDataObject,
+		id: string,
+		catalogId: string,
+		columns: CatalogColumn[],
+	): CatalogRecord;
 }
 
 /**
@@ -143,7 +157,8 @@ export interface RecordReader {
  * with a value that is neither (an extra input field under Map Automatically, a mapped column the
  * catalog no longer has) is refused, as n8n's database nodes refuse a column the table lacks, or
  * with `ignoreUnknownFields` left out and named in the record. The mapping's settings are read
- * once when they hold no expression.
+ * once when they hold no expression; the values once per item (n8n's getNodeParameter evaluates
+ * every expression of `columns.value` at each call).
  */
 export function recordReader(
 	ctx: IExecuteFunctions,
@@ -165,12 +180,12 @@ export function recordReader(
 			: RECORD_ID_FIELD;
 	});
 	const timeZone = ctx.getTimezone();
-	const valuesAt = (itemIndex: number) =>
-		mappingModeOf(itemIndex) === 'autoMapInputData' ? items[itemIndex].json : valuesOf(itemIndex);
 	return {
-		id(itemIndex) {
+		values: (itemIndex) =>
+			mappingModeOf(itemIndex) === 'autoMapInputData' ? items[itemIndex].json : valuesOf(itemIndex),
+		id(itemIndex, values) {
 			const idField = idFieldOf(itemIndex);
-			const rawId = valuesAt(itemIndex)[idField];
+			const rawId = values[idField];
 			const id =
 				typeof rawId === 'string'
 					? rawId.trim()
@@ -187,8 +202,7 @@ export function recordReader(
 			}
 			return id;
 		},
-		record(itemIndex, id, catalogId, columns) {
-			const values = valuesAt(itemIndex);
+		record(itemIndex, values, id, catalogId, columns) {
 			const names = columnNames(columns);
 			const idField = idFieldOf(itemIndex);
 			const unknown = Object.keys(values).filter(
