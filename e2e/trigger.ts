@@ -24,6 +24,7 @@ import { CREDENTIAL, setUp, type Setup } from './lib/setup';
 import {
 	createApiKey,
 	killGroup,
+	nodeItems,
 	publicApi,
 	rest,
 	signIn,
@@ -56,6 +57,8 @@ const OTHER_BATCH = [{ key: 'Batch', value: 'someone-else' }];
 const POLL_MS = 5_000;
 /** A burst this large arrives within one poll interval. */
 const BURST = 2500;
+/** Transactions completing together for the One Execution per Poll check. */
+const PER_POLL = 300;
 /** Transactions completing right before each restart, and while n8n is down. */
 const WAVE = 300;
 const WHILE_DOWN = 50;
@@ -572,6 +575,62 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 					const [later] = sim.seedCompletedTransactions(1, { registrationParameters: batch });
 					equal(await until(2), [inside, later].sort(), 'executions after one more completed');
 					assert(!(await emitted()).includes(early), 'created before Start From, yet emitted');
+				} finally {
+					await publicApi(server!.url, session.apiKey, 'POST', `/workflows/${id}/deactivate`);
+				}
+			},
+		);
+
+		await check(
+			'Output: One Execution per Poll: transactions completing together are the items of one execution, each once',
+			async () => {
+				const batch = [{ key: 'Batch', value: 'e2e-per-poll' }];
+				const node = 'Completed, per poll';
+				const created = await publicApi<Json>(server!.url, session.apiKey, 'POST', '/workflows', {
+					name: 'e2e: one execution per poll',
+					nodes: [
+						{
+							id: 'e2e-per-poll-1',
+							name: node,
+							type: TRIGGER_TYPE,
+							typeVersion: 1,
+							position: [0, 0],
+							parameters: {
+								pollTimes: FAST_POLL_TIMES,
+								event: 'transactionCompleted',
+								transactionParameters: { parameter: batch },
+								output: 'perPoll',
+							},
+							credentials: { abbyyVantageApi: CREDENTIAL },
+						},
+					],
+					connections: {},
+					settings: { executionOrder: 'v1' },
+				});
+				const id = String(created.id);
+				await publicApi(server!.url, session.apiKey, 'POST', `/workflows/${id}/activate`);
+				try {
+					const ids = sim.seedCompletedTransactions(PER_POLL, { registrationParameters: batch });
+					const items = async () => {
+						const executions = await storedExecutions(server!.url, session.apiKey, id, true);
+						return {
+							executions: executions.length,
+							ids: executions.flatMap((e) =>
+								nodeItems(e, node).map((i) => String(i.json.transactionId)),
+							),
+						};
+					};
+					const deadline = Date.now() + 60_000;
+					while (Date.now() < deadline && (await items()).ids.length < PER_POLL) await sleep(1000);
+					// Two more polls: a repeat would show.
+					await sleep(2 * POLL_MS + 1000);
+					const stored = await items();
+					equal([...stored.ids].sort(), [...ids].sort(), 'transactions among the items');
+					assert(
+						stored.executions <= 2,
+						`${stored.executions} executions for ${PER_POLL} transactions completing together`,
+					);
+					console.log(`      (${PER_POLL} transactions in ${stored.executions} execution(s))`);
 				} finally {
 					await publicApi(server!.url, session.apiKey, 'POST', `/workflows/${id}/deactivate`);
 				}

@@ -1,5 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import { pause } from '../AbbyyVantage/helpers/time';
+
 /**
  * Exactly once, across polls, restarts and overlapping windows. Vantage's lists filter by
  * creation time only (OpenAPI GetCompletedTransactions: "StartDate — minimum creation time") and
@@ -18,6 +20,14 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
  * together with the cursor as it was at its emit, but in a transaction of its own: commits that
  * race when n8n crashes can land out of order and lose or repeat those few events (README,
  * Trigger).
+ *
+ * In a burst, One Execution per Event starts at most MAX_RUNNING executions of a trigger at a
+ * time: n8n's default (unlimited production concurrency) would otherwise run a poll's thousand
+ * executions at once, which a small n8n does not survive. The poll hands over the next event as an
+ * earlier execution finishes (n8n settles the done promise it is given with __emit), until n8n's
+ * poll budget runs out; the events not handed over stay unseen and follow at the next poll. One
+ * Execution per Poll returns all of a poll's events as the items of one execution, as n8n's own
+ * polling triggers do.
  */
 interface StoredCursor extends IDataObject {
 	event: string;
@@ -32,8 +42,20 @@ interface StoredCursor extends IDataObject {
 /** Ids one cursor remembers; beyond, the oldest are dropped and `floor` moves up past them. */
 export const MAX_REMEMBERED = 10_000;
 
-/** Executions one poll starts at most; the rest wait for the next poll, oldest first. */
+/** Events one poll hands over at most; the rest wait for the next poll, oldest first. */
 export const MAX_EVENTS_PER_POLL = 1_000;
+
+/** One Execution per Event: executions of one trigger running at once, at most (see above). */
+export const MAX_RUNNING = 20;
+
+/**
+ * An execution n8n has not reported finished after this long stops counting as running (n8n 1.x
+ * never settles the done promise of an execution it failed to start).
+ */
+export const RUNNING_AT_MOST_MS = 10 * 60_000;
+
+/** How a poll hands its events to n8n: an execution each, or one execution for all of them. */
+export type Output = 'perEvent' | 'perPoll';
 
 /** What a cursor belongs to: an event and the filters it lists with. */
 export interface CursorKey {
@@ -99,6 +121,9 @@ function triggerOf(ctx: IPollFunctions): string {
 
 /** Triggers polling right now in this n8n instance. */
 const polling = new Set<string>();
+
+/** Executions each trigger started in this n8n instance that have not finished: when each began. */
+const running = new Map<string, Map<Promise<void>, number>>();
 
 /**
  * The cursor this n8n instance last wrote for each trigger. With n8n's durable poll cursors each poll
@@ -216,11 +241,65 @@ function mostRecent<E extends TriggerEvent>(events: E[]): E | undefined {
 	)[0];
 }
 
+/** What __emit takes as its done promise (n8n-workflow does not export the type). */
+type DonePromise = NonNullable<Parameters<IPollFunctions['__emit']>[2]>;
+
+/** A done promise for __emit: n8n settles it when the execution it starts has finished. */
+function donePromise(): DonePromise {
+	let resolve!: DonePromise['resolve'];
+	let reject!: DonePromise['reject'];
+	const promise = new Promise<Awaited<DonePromise['promise']>>((res, rej) => {
+		resolve = res;
+		reject = rej;
+	});
+	return { promise, resolve, reject };
+}
+
 /**
- * Hand the new events to n8n: one execution per event, oldest first. Every event's items are
- * built before the first is emitted, so a poll that fails while building emits nothing and leaves
- * the cursor as it was. A poll emits at most MAX_EVENTS_PER_POLL events, and stops building when
- * n8n's poll budget would run out (after one event at least); the rest follow in the next poll.
+ * Wait until fewer than MAX_RUNNING executions of `trigger` are running, or `deadline` (false).
+ * One that n8n has not reported finished within RUNNING_AT_MOST_MS stops counting.
+ */
+async function room(trigger: string, deadline: number): Promise<boolean> {
+	for (;;) {
+		const mine = running.get(trigger);
+		if (!mine) return true;
+		const now = Date.now();
+		for (const [finished, since] of mine) {
+			if (now - since > RUNNING_AT_MOST_MS) mine.delete(finished);
+		}
+		if (mine.size < MAX_RUNNING) return true;
+		if (now >= deadline) return false;
+		// The first to finish makes room; the pause re-checks the deadline at least every second.
+		await Promise.race([...mine.keys(), pause(Math.min(1000, deadline - now))]);
+	}
+}
+
+/** Count `done`'s execution as running for `trigger` until n8n reports it finished (or failed). */
+function track(trigger: string, done: DonePromise): void {
+	let mine = running.get(trigger);
+	if (!mine) running.set(trigger, (mine = new Map()));
+	const forget = () => {
+		mine.delete(finished);
+	};
+	const finished: Promise<void> = done.promise.then(forget, forget);
+	mine.set(finished, Date.now());
+}
+
+/** Stop handing over this long before n8n's poll budget runs out. */
+const BUDGET_MARGIN_MS = 1000;
+
+/**
+ * Hand the new events to n8n, oldest first. Every event's items are built before the first is
+ * handed over, so a poll that fails while building emits nothing and leaves the cursor as it was.
+ * A poll hands over at most MAX_EVENTS_PER_POLL events, and stops building when n8n's poll budget
+ * would run out (after one event at least); the rest follow in the next poll.
+ *
+ * - `perEvent`: one execution per event, at most MAX_RUNNING of the trigger running at once: the
+ *   next event is handed over as an earlier execution finishes, until the budget runs out; each
+ *   event is marked in the cursor right before its __emit.
+ * - `perPoll`: all events of the poll marked and returned as one execution's items (n8n emits it,
+ *   and with its durable poll cursors stores it in one transaction with the cursor).
+ *
  * In manual mode ("Fetch Test Event") the most recent matching event is returned even if it was
  * emitted before, and the cursor is left alone.
  */
@@ -229,6 +308,7 @@ export async function deliver<E extends TriggerEvent>(
 	poll: OpenPoll,
 	listed: E[],
 	build: (e: E) => Promise<INodeExecutionData[]>,
+	output: Output = 'perEvent',
 ): Promise<INodeExecutionData[][] | null> {
 	const events = inWindow(listed, poll);
 	if (ctx.getMode() === 'manual') {
@@ -266,12 +346,20 @@ export async function deliver<E extends TriggerEvent>(
 		...(floors.length ? { floor: Math.max(...floors) } : {}),
 	};
 	ctx.getWorkflowStaticData('node').cursor = cursor;
-	handedOff.set(triggerOf(ctx), cursor);
-	// No await in between: the copy of the cursor n8n saves or stages at each __emit holds every
-	// event emitted so far.
+	const trigger = triggerOf(ctx);
+	handedOff.set(trigger, cursor);
+	if (output === 'perPoll') {
+		for (const [e] of built) seen[e.id] = e.time;
+		return built.length ? [built.flatMap(([, items]) => items)] : null;
+	}
 	for (const [e, items] of built) {
+		if (!(await room(trigger, deadline - BUDGET_MARGIN_MS))) break;
+		// Marked right before its __emit: the copy of the cursor n8n saves or stages at each __emit
+		// holds every event emitted so far, and an event never handed over stays unseen.
 		seen[e.id] = e.time;
-		ctx.__emit([items]);
+		const done = donePromise();
+		track(trigger, done);
+		ctx.__emit([items], undefined, done);
 	}
 	return null;
 }

@@ -31,6 +31,7 @@ import {
 	type INodeProperties,
 	type INodeType,
 	type INodeTypes,
+	type IPollFunctions,
 	type IRun,
 	type IRunExecutionData,
 	type IWorkflowExecuteAdditionalData,
@@ -486,6 +487,38 @@ export interface PollRun {
 }
 
 /**
+ * The executions polls start, as n8n runs them: each finishes at once (n8n then settles the done
+ * promise the trigger gave __emit), after `takes` milliseconds, or, when `held`, only when the
+ * test calls `finish`.
+ */
+export class Executions {
+	private readonly held: Array<() => void> = [];
+	/** Started and not finished. */
+	running = 0;
+	/** The most running at once. */
+	maxRunning = 0;
+
+	constructor(private readonly runs: 'at once' | 'held' | { takes: number } = 'at once') {}
+
+	start(done?: { resolve: (run?: IRun) => void }): void {
+		this.running++;
+		this.maxRunning = Math.max(this.maxRunning, this.running);
+		const finish = () => {
+			this.running--;
+			done?.resolve(undefined);
+		};
+		if (this.runs === 'held') this.held.push(finish);
+		else if (this.runs === 'at once') finish();
+		else setTimeout(finish, this.runs.takes);
+	}
+
+	/** Finish the `count` oldest held executions (all by default). */
+	finish(count = Infinity): void {
+		for (const finish of this.held.splice(0, count)) finish();
+	}
+}
+
+/**
  * One poll of the ABBYY Vantage Trigger in n8n-core's PollContext, as n8n's poll scheduler runs
  * it. `staticData` is the node's stored static data (JSON, as n8n keeps it between polls and
  * restarts); a failed poll leaves it as it was, as n8n does not store it then.
@@ -499,6 +532,10 @@ export async function runPoll(options: {
 	pollBudgetMs?: number;
 	/** The workflow's time zone (Settings → Timezone); default UTC. */
 	timezone?: string;
+	/** How the executions the poll starts run; default: each finishes at once. */
+	executions?: Executions;
+	/** The workflow's id: one trigger per workflow id and node name. */
+	workflowId?: string;
 }): Promise<PollRun> {
 	const node: INode = {
 		id: 'trigger-1',
@@ -512,7 +549,7 @@ export async function runPoll(options: {
 		},
 	};
 	const workflow = new Workflow({
-		id: 'wf-trigger',
+		id: options.workflowId ?? 'wf-trigger',
 		name: 'trigger test',
 		nodes: [node],
 		connections: {},
@@ -527,9 +564,11 @@ export async function runPoll(options: {
 	const nodeStatic = JSON.parse(options.staticData ?? '{}') as IDataObject;
 	const executions: INodeExecutionData[][] = [];
 	const cursorAtEmit: string[] = [];
-	const emit = (data: INodeExecutionData[][]) => {
+	const running = options.executions ?? new Executions();
+	const emit: IPollFunctions['__emit'] = (data, _response, done) => {
 		executions.push(data[0]);
 		cursorAtEmit.push(JSON.stringify(nodeStatic));
+		running.start(done);
 	};
 	const context = new PollContext(
 		workflow,
@@ -546,6 +585,8 @@ export async function runPoll(options: {
 	);
 	try {
 		const returned = await triggerType.poll.call(context);
+		// n8n's poll executor emits what an active trigger's poll returns as one execution.
+		if (returned !== null && (options.mode ?? 'trigger') === 'trigger') emit(returned);
 		return { executions, returned, staticData: JSON.stringify(nodeStatic), cursorAtEmit };
 	} catch (error) {
 		return {

@@ -6,9 +6,17 @@ import type {
 } from 'n8n-workflow';
 
 import { toUtcDateTime } from '../../AbbyyVantage/helpers/dates';
-import { isBlank, requireInteger } from '../../AbbyyVantage/helpers/validation';
+import { isBlank, requireInteger, requireOption } from '../../AbbyyVantage/helpers/validation';
 import type { VantageClient } from '../../AbbyyVantage/transport';
-import { readCursor, timeOf, type OpenPoll, type TriggerEvent } from '../cursor';
+import {
+	MAX_EVENTS_PER_POLL,
+	MAX_RUNNING,
+	readCursor,
+	timeOf,
+	type OpenPoll,
+	type Output,
+	type TriggerEvent,
+} from '../cursor';
 
 /** What a poll of an event is given besides n8n's context and the client. */
 export interface PollStart {
@@ -31,6 +39,45 @@ export interface EventDefinition {
 		client: VantageClient,
 		start: PollStart,
 	) => Promise<INodeExecutionData[][] | null>;
+}
+
+const OUTPUTS: Output[] = ['perEvent', 'perPoll'];
+
+/**
+ * The Output parameter of an event whose things are `noun` ("transaction"): an execution for each,
+ * or one execution per poll with all of them as its items.
+ */
+export function outputProperty(noun: string, plural: string): INodeProperties {
+	const title = `${noun[0].toUpperCase()}${noun.slice(1)}`;
+	return {
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{
+				name: `One Execution per ${title}`,
+				value: 'perEvent',
+				description: `Each ${noun} starts its own execution. In a burst at most ${MAX_RUNNING} of them run at a time; the next starts as one finishes.`,
+			},
+			{
+				name: 'One Execution per Poll',
+				value: 'perPoll',
+				description: `The ${plural} a poll finds (up to ${MAX_EVENTS_PER_POLL}) start one execution together, as its items, as n8n's own polling triggers do: fewer executions, less memory, but one failure concerns all of them`,
+			},
+		].sort((a, b) => a.name.localeCompare(b.name)),
+		default: 'perEvent',
+	};
+}
+
+/** The Output of this trigger. */
+export function readOutput(ctx: IPollFunctions): Output {
+	return requireOption(
+		ctx,
+		undefined,
+		'Output',
+		ctx.getNodeParameter('output', 'perEvent'),
+		OUTPUTS,
+	);
 }
 
 /** Look Back: its default and bounds are read from here by `openPoll`. */

@@ -7,7 +7,14 @@ import {
 } from '../../AbbyyVantage/actions/report/shared';
 import { endpoints } from '../../AbbyyVantage/transport';
 import { deliver, timeOf } from '../cursor';
-import { openPoll, windowOptionsProperty, type EventDefinition, type ListedEvent } from './common';
+import {
+	openPoll,
+	outputProperty,
+	readOutput,
+	windowOptionsProperty,
+	type EventDefinition,
+	type ListedEvent,
+} from './common';
 
 const properties: INodeProperties[] = [
 	{
@@ -17,6 +24,7 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	outputProperty('export', 'exports'),
 	windowOptionsProperty,
 ];
 
@@ -53,6 +61,6 @@ export const exportFinished = {
 			// Back has passed and be emitted again: it is left out.
 			.filter((e) => Number.isFinite(e.time));
 		const build = async (e: ListedEvent): Promise<INodeExecutionData[]> => [{ json: e.item }];
-		return await deliver(ctx, poll, listed, build);
+		return await deliver(ctx, poll, listed, build, readOutput(ctx));
 	},
 } satisfies EventDefinition;

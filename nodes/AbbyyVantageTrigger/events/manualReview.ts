@@ -6,6 +6,8 @@ import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/actions
 import { deliver } from '../cursor';
 import {
 	openPoll,
+	outputProperty,
+	readOutput,
 	transactionEvents,
 	windowOptionsProperty,
 	type EventDefinition,
@@ -14,6 +16,7 @@ import {
 
 const properties: INodeProperties[] = [
 	skillFilterProperty('reviewSkillId', 'Only transactions of this skill; empty for any skill'),
+	outputProperty('transaction', 'transactions'),
 	windowOptionsProperty,
 ];
 
@@ -59,6 +62,6 @@ export const manualReview = {
 				},
 			];
 		};
-		return await deliver(ctx, poll, listed, build);
+		return await deliver(ctx, poll, listed, build, readOutput(ctx));
 	},
 } satisfies EventDefinition;

@@ -10,6 +10,8 @@ import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/actions
 import { deliver } from '../cursor';
 import {
 	openPoll,
+	outputProperty,
+	readOutput,
 	transactionEvents,
 	windowOptionsProperty,
 	type EventDefinition,
@@ -44,6 +46,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to fetch the extracted fields, as Process Document outputs them (one item per document), instead of only the transaction',
 	},
+	outputProperty('transaction', 'transactions'),
 	windowOptionsProperty,
 ];
 
@@ -110,6 +113,6 @@ export const transactionCompleted = {
 			);
 			return outputs.map((output) => ({ ...output }));
 		};
-		return await deliver(ctx, poll, listed, build);
+		return await deliver(ctx, poll, listed, build, readOutput(ctx));
 	},
 } satisfies EventDefinition;

@@ -38,4 +38,19 @@ describe('Trigger → Export Finished', () => {
 		expect(manual.returned?.[0][0].json).toMatchObject({ requestId: last, status: 'Succeeded' });
 		expect(trigger.staticData).toBe(cursor);
 	});
+
+	test('Output One Execution per Poll: the exports a poll finds are the items of one execution', async () => {
+		const trigger = new ActiveTrigger(
+			() => f.store,
+			triggerParams('exportFinished', { output: 'perPoll' }),
+		);
+		await trigger.poll();
+		const first = f.sim.createFinishedExport();
+		await sleep(5);
+		const second = f.sim.createFinishedExport();
+		const run = await trigger.poll();
+		expect(run.executions).toHaveLength(1);
+		expect(run.executions[0].map((item) => item.json.requestId)).toEqual([first, second]);
+		expect((await trigger.poll()).executions).toHaveLength(0);
+	});
 });

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import * as n8nProcess from '../../harness/n8n';
-import type { CredentialStore, PollRun } from '../../harness/n8n';
+import type { CredentialStore, Executions, PollRun } from '../../harness/n8n';
 import type { EventName } from '../../../nodes/AbbyyVantageTrigger/events';
 
 /** Trigger parameters for `event`, named as the trigger's event registry names it. */
@@ -36,6 +36,8 @@ export class ActiveTrigger {
 		private readonly parameters: INodeParameters,
 		/** The workflow's time zone; default UTC. */
 		private readonly timezone?: string,
+		/** How the executions it starts run (default: each finishes at once), and its workflow. */
+		private readonly options: { executions?: Executions; workflowId?: string } = {},
 	) {}
 
 	/** n8n restarted: the static data it stored is all the trigger has. */
@@ -53,6 +55,7 @@ export class ActiveTrigger {
 			mode,
 			pollBudgetMs,
 			timezone: this.timezone,
+			...this.options,
 		});
 		if (mode === 'trigger') this.staticData = run.staticData;
 		this.runs.push(run);
