@@ -24,8 +24,9 @@ import { pause } from '../AbbyyVantage/helpers/time';
  * In a burst, One Execution per Event starts at most MAX_RUNNING executions of a trigger at a
  * time: n8n's default (unlimited production concurrency) would otherwise run a poll's thousand
  * executions at once, which a small n8n does not survive. The poll hands over the next event as an
- * earlier execution finishes (n8n settles the done promise it is given with __emit), until n8n's
- * poll budget runs out; the events not handed over stay unseen and follow at the next poll. One
+ * earlier execution finishes (n8n settles the done promise it is given with __emit), for at most
+ * HAND_OVER_MS and within n8n's poll budget; the events not handed over stay unseen and follow at
+ * the next poll. One
  * Execution per Poll returns all of a poll's events as the items of one execution, as n8n's own
  * polling triggers do.
  */
@@ -53,6 +54,13 @@ export const MAX_RUNNING = 20;
  * never settles the done promise of an execution it failed to start).
  */
 export const RUNNING_AT_MOST_MS = 10 * 60_000;
+
+/**
+ * One Execution per Event: how long one poll waits for room to hand over more, at most. n8n stops
+ * gracefully within 30 s (N8N_GRACEFUL_SHUTDOWN_TIMEOUT) and goes on running a poll that has
+ * begun: what it hands over meanwhile must still be stored and run before n8n exits.
+ */
+export const HAND_OVER_MS = 10_000;
 
 /** How a poll hands its events to n8n: an execution each, or one execution for all of them. */
 export type Output = 'perEvent' | 'perPoll';
@@ -295,8 +303,8 @@ const BUDGET_MARGIN_MS = 1000;
  * would run out (after one event at least); the rest follow in the next poll.
  *
  * - `perEvent`: one execution per event, at most MAX_RUNNING of the trigger running at once: the
- *   next event is handed over as an earlier execution finishes, until the budget runs out; each
- *   event is marked in the cursor right before its __emit.
+ *   next event is handed over as an earlier execution finishes, for at most HAND_OVER_MS and
+ *   within the budget; each event is marked in the cursor right before its __emit.
  * - `perPoll`: all events of the poll marked and returned as one execution's items (n8n emits it,
  *   and with its durable poll cursors stores it in one transaction with the cursor).
  *
@@ -345,18 +353,24 @@ export async function deliver<E extends TriggerEvent>(
 		seen,
 		...(floors.length ? { floor: Math.max(...floors) } : {}),
 	};
-	ctx.getWorkflowStaticData('node').cursor = cursor;
+	const stored = ctx.getWorkflowStaticData('node');
+	stored.cursor = cursor;
 	const trigger = triggerOf(ctx);
 	handedOff.set(trigger, cursor);
 	if (output === 'perPoll') {
 		for (const [e] of built) seen[e.id] = e.time;
+		stored.cursor = cursor;
 		return built.length ? [built.flatMap(([, items]) => items)] : null;
 	}
+	const until = Math.min(deadline - BUDGET_MARGIN_MS, Date.now() + HAND_OVER_MS);
 	for (const [e, items] of built) {
-		if (!(await room(trigger, deadline - BUDGET_MARGIN_MS))) break;
+		if (!(await room(trigger, until))) break;
 		// Marked right before its __emit: the copy of the cursor n8n saves or stages at each __emit
-		// holds every event emitted so far, and an event never handed over stays unseen.
+		// holds every event emitted so far, and an event never handed over stays unseen. Set again
+		// through n8n's static data object, which then knows it changed (n8n saves static data at
+		// an __emit only when it did; `seen` itself is a plain object).
 		seen[e.id] = e.time;
+		stored.cursor = cursor;
 		const done = donePromise();
 		track(trigger, done);
 		ctx.__emit([items], undefined, done);

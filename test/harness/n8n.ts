@@ -16,6 +16,7 @@ import {
 } from 'n8n-core';
 import {
 	ICredentialsHelper,
+	ObservableObject,
 	Workflow,
 	WorkflowExpression,
 	type ICredentialDataDecryptedObject,
@@ -483,6 +484,11 @@ export interface PollRun {
 	staticData: string;
 	/** The cursor n8n would store with each execution (static data when it was emitted). */
 	cursorAtEmit: string[];
+	/**
+	 * The static data n8n would have saved by the end of the poll: as n8n does at each __emit, only
+	 * when its static data object saw a change (n8n's WorkflowStaticDataService.saveStaticData).
+	 */
+	savedStaticData: string;
 	error?: Error;
 }
 
@@ -561,13 +567,23 @@ export async function runPoll(options: {
 		} as unknown as INodeTypes,
 		settings: { timezone: options.timezone ?? 'UTC' },
 	});
-	const nodeStatic = JSON.parse(options.staticData ?? '{}') as IDataObject;
+	// As n8n keeps it: an observable object that records whether anything was set in it.
+	const key = `node:${node.name}`;
+	const root = ObservableObject.create({
+		[key]: JSON.parse(options.staticData ?? '{}') as IDataObject,
+	}) as IDataObject & { __dataChanged?: boolean };
+	const nodeStatic = root[key] as IDataObject;
+	let savedStaticData = options.staticData ?? '{}';
 	const executions: INodeExecutionData[][] = [];
 	const cursorAtEmit: string[] = [];
 	const running = options.executions ?? new Executions();
 	const emit: IPollFunctions['__emit'] = (data, _response, done) => {
 		executions.push(data[0]);
 		cursorAtEmit.push(JSON.stringify(nodeStatic));
+		if (root.__dataChanged) {
+			savedStaticData = JSON.stringify(nodeStatic);
+			root.__dataChanged = false;
+		}
 		running.start(done);
 	};
 	const context = new PollContext(
@@ -587,13 +603,20 @@ export async function runPoll(options: {
 		const returned = await triggerType.poll.call(context);
 		// n8n's poll executor emits what an active trigger's poll returns as one execution.
 		if (returned !== null && (options.mode ?? 'trigger') === 'trigger') emit(returned);
-		return { executions, returned, staticData: JSON.stringify(nodeStatic), cursorAtEmit };
+		return {
+			executions,
+			returned,
+			staticData: JSON.stringify(nodeStatic),
+			cursorAtEmit,
+			savedStaticData,
+		};
 	} catch (error) {
 		return {
 			executions,
 			returned: null,
 			staticData: options.staticData ?? '{}',
 			cursorAtEmit,
+			savedStaticData,
 			error: error as Error,
 		};
 	}

@@ -46,6 +46,17 @@ describe('Trigger → Output: One Execution per Transaction (the default)', () =
 		expect((await trigger.poll()).executions).toHaveLength(0);
 	});
 
+	test('the static data n8n saves at each __emit (only when it saw a change) holds every event handed over so far', async () => {
+		const { trigger } = completed({}, new Executions({ takes: 30 }));
+		await trigger.poll();
+		const burst = f.sim.seedCompletedTransactions(60, { createdAt: (i) => minutesAgo(60 - i) });
+		const run = await trigger.poll();
+		expect(idsOf(run)).toEqual(burst);
+		// What n8n stored at the last __emit: every event but the last is in it, the last too.
+		const saved = JSON.parse(run.savedStaticData) as { cursor: { seen: Record<string, number> } };
+		expect(Object.keys(saved.cursor.seen).sort()).toEqual([...burst].sort());
+	});
+
 	test("while the trigger's executions run, a poll waits for room until n8n's poll budget runs out; what it did not hand over follows at later polls, each once", async () => {
 		const { trigger, executions } = completed({}, new Executions('held'));
 		await trigger.poll();
