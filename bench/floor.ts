@@ -188,10 +188,17 @@ async function readResult(
 	if (!text.includes(expected)) throw new Error(`transaction ${id}: ${expected} not in its result`);
 }
 
-/** Launch each document (one multipart call), poll every second, download its Json result. */
-export async function floorProcess(simUrl: string, documents: Buffer[]): Promise<void> {
-	const client = await Client.open(simUrl, PROCESS.concurrency);
-	await pool(documents, PROCESS.concurrency, async (bytes, i) => {
+/**
+ * Launch each document (one multipart call), poll every second, download its Json result;
+ * `concurrency` documents at a time.
+ */
+export async function floorProcess(
+	simUrl: string,
+	documents: Buffer[],
+	{ concurrency = PROCESS.concurrency, pollMs = PROCESS.pollSeconds * 1000 } = {},
+): Promise<void> {
+	const client = await Client.open(simUrl, concurrency);
+	await pool(documents, concurrency, async (bytes, i) => {
 		const { head, tail, contentType } = multipartParts({ files: [{}] }, `invoice-${i}.pdf`);
 		const { transactionId } = JSON.parse(
 			(
@@ -204,7 +211,7 @@ export async function floorProcess(simUrl: string, documents: Buffer[]): Promise
 				)
 			).toString('utf8'),
 		) as { transactionId: string };
-		const info = await waitFor(client, transactionId, PROCESS.pollSeconds * 1000);
+		const info = await waitFor(client, transactionId, pollMs);
 		await readResult(client, transactionId, info, invoiceNumber(i));
 	});
 	await client.close();

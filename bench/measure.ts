@@ -78,6 +78,7 @@ export interface LogEntry {
 	finishedAt?: number;
 	status?: number;
 	rateLimited?: boolean;
+	query?: Record<string, string | string[]>;
 }
 
 export async function requestLog(url: string): Promise<LogEntry[]> {

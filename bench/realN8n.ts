@@ -5,7 +5,7 @@
  * never shares one with a concurrent e2e run; workflows imported and run with `n8n execute`,
  * while the memory of n8n's processes (the main process and its task runner) is sampled.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import {
 	closeSync,
 	existsSync,
@@ -14,8 +14,10 @@ import {
 	readdirSync,
 	readFileSync,
 	rmdirSync,
+	rmSync,
 	writeFileSync,
 } from 'node:fs';
+import { totalmem } from 'node:os';
 import { join } from 'node:path';
 
 import {
@@ -26,10 +28,19 @@ import {
 	writeJson,
 	type N8nInstance,
 } from '../e2e/lib/n8n';
+import { killGroup } from '../e2e/lib/server';
 import { CREDENTIAL, PACKAGE } from '../e2e/lib/setup';
 import { tokenForm } from '../test/helpers/http';
 import { fixtureCredentialData } from '../test/simulator/simulator';
-import { BENCH_CATALOG, recordDeleteParameters, syncParameters, syncSourceCode } from './scenario';
+import {
+	BENCH_CATALOG,
+	mappedFieldsParameters,
+	mappedSyncParameters,
+	mappingSourceCode,
+	recordDeleteParameters,
+	syncParameters,
+	syncSourceCode,
+} from './scenario';
 
 type Json = Record<string, unknown>;
 
@@ -174,6 +185,54 @@ export function memoryCgroup(name: string, limitMB: number): MemoryCgroup | unde
 	return undefined;
 }
 
+/** The peaks of a process and its children, sampled every 100 ms until `stop`. */
+export interface MemoryWatch {
+	stop(): { mainPeakMB: number; childPeakMB: number; treePeakMB: number };
+}
+
+/** Sample the memory of process `pid` (its VmHWM) and of its children, every 100 ms. */
+export function watchMemory(pid: number | undefined): MemoryWatch {
+	let mainPeak = 0;
+	let childPeak = 0;
+	let treePeak = 0;
+	const sample = () => {
+		if (!pid) return;
+		const main = status(pid);
+		if (!main) return;
+		mainPeak = Math.max(mainPeak, main.hwm);
+		let tree = main.rss;
+		for (const kid of children(pid)) {
+			const s = status(kid);
+			if (!s) continue;
+			childPeak = Math.max(childPeak, s.hwm);
+			tree += s.rss;
+		}
+		treePeak = Math.max(treePeak, tree);
+	};
+	const sampler = setInterval(sample, 100);
+	return {
+		stop() {
+			sample();
+			clearInterval(sampler);
+			return {
+				mainPeakMB: mainPeak / 2 ** 20,
+				childPeakMB: childPeak / 2 ** 20,
+				treePeakMB: treePeak / 2 ** 20,
+			};
+		},
+	};
+}
+
+/** The command that runs n8n with `args`, inside `cgroup` when given (a shell joins it, then becomes n8n). */
+function n8nCommand(args: string[], cgroup?: MemoryCgroup): [string, string[]] {
+	return cgroup
+		? [
+				'/bin/sh',
+				['-c', 'echo $$ > "$0" && exec "$@"', join(cgroup.path, 'cgroup.procs'), N8N_BIN, ...args],
+			]
+		: [N8N_BIN, args];
+}
+
 /**
  * Run an `n8n` CLI command in the instance, sampling the memory of its processes; with a cgroup,
  * n8n starts inside it (a shell joins it, then becomes n8n).
@@ -190,18 +249,7 @@ export async function runN8n(
 		// the run JSON of a large execution short; writes to a file are complete when it exits.
 		const stdoutFile = join(BENCH_WORK, 'n8n-stdout.txt');
 		const fd = openSync(stdoutFile, 'w');
-		const [command, commandArgs] = cgroup
-			? [
-					'/bin/sh',
-					[
-						'-c',
-						'echo $$ > "$0" && exec "$@"',
-						join(cgroup.path, 'cgroup.procs'),
-						N8N_BIN,
-						...args,
-					],
-				]
-			: [N8N_BIN, args];
+		const [command, commandArgs] = n8nCommand(args, cgroup);
 		const child = spawn(command, commandArgs, {
 			env: instance.env,
 			cwd: BENCH_WORK,
@@ -210,28 +258,9 @@ export async function runN8n(
 		closeSync(fd);
 		let stderr = '';
 		child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-		let mainPeak = 0;
-		let childPeak = 0;
-		let treePeak = 0;
-		const sample = () => {
-			const pid = child.pid;
-			if (!pid) return;
-			const main = status(pid);
-			if (!main) return;
-			mainPeak = Math.max(mainPeak, main.hwm);
-			let tree = main.rss;
-			for (const kid of children(pid)) {
-				const s = status(kid);
-				if (!s) continue;
-				childPeak = Math.max(childPeak, s.hwm);
-				tree += s.rss;
-			}
-			treePeak = Math.max(treePeak, tree);
-		};
-		const sampler = setInterval(sample, 100);
+		const memory = watchMemory(child.pid);
 		const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
 		child.on('close', (code, signal) => {
-			clearInterval(sampler);
 			clearTimeout(timer);
 			resolveRun({
 				code: code ?? -1,
@@ -239,12 +268,111 @@ export async function runN8n(
 				stdout: readFileSync(stdoutFile, 'utf8'),
 				stderr,
 				ms: Date.now() - started,
-				mainPeakMB: mainPeak / 2 ** 20,
-				childPeakMB: childPeak / 2 ** 20,
-				treePeakMB: treePeak / 2 ** 20,
+				...memory.stop(),
 			});
 		});
 	});
+}
+
+/**
+ * Where n8n runs (the sync, the trigger's burst). On this machine as it is, V8 sizes n8n's heap from the machine's memory
+ * and lets a heap holding 200 000 items grow far past what is live before it collects. In a 1 GB
+ * deployment (a container with a 1 GiB memory limit; here a memory cgroup of the kernel, n8n's
+ * default settings unchanged) Node sizes the heap from the limit. Where the bench cannot create a
+ * cgroup, the heap is capped as such a deployment would cap it (n8n's docs set it with NODE_OPTIONS).
+ */
+export const CONTAINER_MB = 1024;
+const CAPPED_HEAP = '--max-old-space-size=512';
+export type HeapSetting = 'machine' | 'oneGigabyte';
+export interface Placement {
+	label: string;
+	cgroup?: MemoryCgroup;
+	env?: Record<string, string>;
+}
+export function placements(): Record<HeapSetting, Placement> {
+	const cgroup = memoryCgroup(`n8n-bench-${process.pid}`, CONTAINER_MB);
+	const machineGB = (totalmem() / 2 ** 30).toFixed(0);
+	return {
+		machine: { label: `n8n's defaults, no memory limit (this machine: ${machineGB} GB)` },
+		oneGigabyte: cgroup
+			? {
+					label: `n8n's defaults in a ${CONTAINER_MB} MiB memory cgroup`,
+					cgroup,
+				}
+			: {
+					label: `\`NODE_OPTIONS=${CAPPED_HEAP}\` (no cgroup could be made here)`,
+					env: { NODE_OPTIONS: CAPPED_HEAP },
+				},
+	};
+}
+// ------------------------------------------------------------------ n8n as a server
+
+export interface BenchServer {
+	url: string;
+	child: ChildProcess;
+	/** Resolves with the exit code (or the signal's name) when n8n ends. */
+	exited: Promise<number | string>;
+	logFile: string;
+}
+
+/**
+ * `n8n start` in `instance` with `env` added, inside `cgroup` when given (from its first
+ * allocation, so that Node sizes its heap from the limit as in a container); resolves once n8n
+ * reports ready and its REST API answers. Its own process group, with its task runner.
+ */
+export async function startN8nServer(
+	instance: N8nInstance,
+	env: NodeJS.ProcessEnv,
+	cgroup?: MemoryCgroup,
+): Promise<BenchServer> {
+	const url = `http://127.0.0.1:${instance.env.N8N_PORT}`;
+	const logFile = join(BENCH_WORK, 'n8n-server.log');
+	const log = openSync(logFile, 'w');
+	const [command, args] = n8nCommand(['start'], cgroup);
+	const child = spawn(command, args, {
+		env: { ...instance.env, ...env },
+		cwd: BENCH_WORK,
+		stdio: ['ignore', log, log],
+		detached: true,
+	});
+	closeSync(log);
+	const exited = new Promise<number | string>((resolve) =>
+		child.once('exit', (code, signal) => {
+			// n8n copies its editor's scripts into the user folder at every start: not for the linter.
+			rmSync(join(instance.userFolder, '.cache'), { recursive: true, force: true });
+			resolve(code ?? signal ?? -1);
+		}),
+	);
+	let gone = false;
+	void exited.then(() => (gone = true));
+	const deadline = Date.now() + 180_000;
+	const answers = async (path: string) =>
+		await fetch(`${url}${path}`).then(
+			(r) => r.ok,
+			() => false,
+		);
+	while (Date.now() < deadline && !gone) {
+		if ((await answers('/healthz/readiness')) && (await answers('/rest/settings')))
+			return { url, child, exited, logFile };
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	killGroup(child, 'SIGKILL');
+	throw new Error(
+		`n8n did not become ready at ${url}${gone ? ' (it exited)' : ''}; see ${logFile}`,
+	);
+}
+
+/** SIGTERM (n8n waits for its running executions), then SIGKILL to the group after `timeoutMs`. */
+export async function stopN8nServer(server: BenchServer, timeoutMs = 120_000): Promise<void> {
+	if (server.child.exitCode === null && server.child.signalCode === null)
+		server.child.kill('SIGTERM');
+	const timer = setTimeout(() => killGroup(server.child, 'SIGKILL'), timeoutMs);
+	try {
+		await server.exited;
+	} finally {
+		clearTimeout(timer);
+		killGroup(server.child, 'SIGKILL');
+	}
 }
 
 // ------------------------------------------------------------------ workflows
@@ -256,7 +384,12 @@ export const WORKFLOWS = {
 	sync: 'sw',
 	/** The same Code node without the sync: what n8n itself holds for 200 000 items. */
 	syncSourceOnly: 'sw0',
+	/** 10 000 items into Edit Fields and into Sync, the same four expressions in both. */
+	mapping: 'mw',
 };
+
+/** The node names of the mapping workflow, whose run data the bench reads. */
+export const MAPPING_NODES = { fields: 'Edit Fields', sync: 'Sync mapped' };
 
 function workflows(simUrl: string): Json[] {
 	const credentials = {
@@ -398,11 +531,55 @@ function workflows(simUrl: string): Json[] {
 		nodes: sync.nodes.slice(0, 2),
 		connections: { 'Run now': sync.connections['Run now'] },
 	};
+	const mapping = {
+		id: WORKFLOWS.mapping,
+		name: 'Bench: four expression-mapped columns in Edit Fields and in Sync',
+		nodes: [
+			trigger,
+			{
+				id: 'msrc',
+				name: 'Source items',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [200, 0],
+				parameters: { jsCode: mappingSourceCode() },
+			},
+			{
+				id: 'mset',
+				name: MAPPING_NODES.fields,
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: [400, -100],
+				parameters: mappedFieldsParameters(),
+			},
+			{
+				id: 'msyn',
+				name: MAPPING_NODES.sync,
+				type: 'n8n-nodes-abbyy-vantage.abbyyVantage',
+				typeVersion: 1,
+				position: [400, 100],
+				parameters: mappedSyncParameters(),
+				credentials,
+			},
+		],
+		connections: {
+			'Run now': { main: [[{ node: 'Source items', type: 'main', index: 0 }]] },
+			'Source items': {
+				main: [
+					[
+						{ node: MAPPING_NODES.fields, type: 'main', index: 0 },
+						{ node: MAPPING_NODES.sync, type: 'main', index: 0 },
+					],
+				],
+			},
+		},
+	};
 	return [
 		cleanup(WORKFLOWS.cleanupAuto, 'Bench: ABBYY Vantage node, Concurrency Auto (default)'),
 		cleanup(WORKFLOWS.cleanup8, 'Bench: ABBYY Vantage node, Concurrency 8', 8),
 		http,
 		sync,
 		sourceOnly,
+		mapping,
 	].map((w) => ({ ...w, active: false, settings: { executionOrder: 'v1' } }));
 }

@@ -47,6 +47,41 @@ export function processDocumentParameters(options: Record<string, unknown> = {})
 /** The invoice number of document `i`: the simulator extracts it, both clients check it. */
 export const invoiceNumber = (i: number) => `INV-${String(i).padStart(5, '0')}`;
 
+// ------------------------------------------------------------------ Time to data (waits)
+
+/**
+ * Issue 26: documents Vantage finishes in 1.5 s, a 60-s job, a reindex of 1 s; the stand-in
+ * answers in 50 ms. The node runs at its default settings (Concurrency Auto: 16 transactions at a
+ * time; the default wait schedule); the floor polls every second, 16 documents at a time.
+ */
+export const TIME_TO_DATA = {
+	documents: 40,
+	processingMs: 1500,
+	latencyMs: 50,
+	floorConcurrency: 16,
+	floorPollMs: 1000,
+	longJobMs: 60_000,
+	reindexMs: 1000,
+};
+
+/** Transaction → Process Document at its default settings: the skill and nothing else. */
+export function processDocumentDefaults(): INodeParameters {
+	return {
+		resource: 'transaction',
+		operation: 'processDocument',
+		skillId: { __rl: true, mode: 'id', value: PROCESS.skillId },
+	} as INodeParameters;
+}
+
+/** Catalog → Reindex at its default settings (wait for completion). */
+export function reindexParameters(): INodeParameters {
+	return {
+		resource: 'catalog',
+		operation: 'reindex',
+		catalogId: { __rl: true, mode: 'id', value: BENCH_CATALOG },
+	} as INodeParameters;
+}
+
 // ------------------------------------------------------------------ Upload memory
 
 export const UPLOAD = { megabytes: 200, fileName: 'scan-200mb.pdf' };
@@ -164,6 +199,98 @@ export function syncParameters(
 			schema: [],
 		},
 		options: { reindex: false, ...(concurrency === undefined ? {} : { concurrency }) },
+	} as INodeParameters;
+}
+
+// ------------------------------------------------------------------ Column mappings (real n8n)
+
+/**
+ * Issue 26: Sync reading 10 000 items whose four columns (the record ID and three values) are
+ * mapped with expressions, beside n8n's Edit Fields (Set) evaluating the same four expressions
+ * over the same items in the same execution. The catalog already holds the same records.
+ */
+export const MAPPING = {
+	items: 10_000,
+	catalog: 'Vendors mapped',
+	/** Column → the input field its expression reads. */
+	columns: { Name: 'name', Country: 'country', City: 'city' } as Record<string, string>,
+	idField: 'code',
+};
+
+const CITIES = ['Berlin', 'Paris', 'Rome', 'Madrid', 'Amsterdam', 'Vienna', 'Warsaw', 'Stockholm'];
+
+/** Record `i` of the mapping catalog (and of its source). */
+export function mappingRecord(i: number): { id: string; fields: Record<string, string[]> } {
+	return {
+		id: `map-${String(i).padStart(5, '0')}`,
+		fields: { Name: [`Vendor ${i}`], Country: [COUNTRIES[i % 8]], City: [CITIES[i % 8]] },
+	};
+}
+
+/** The source as a Code node's JavaScript: items { code, name, country, city }. */
+export function mappingSourceCode(): string {
+	return [
+		`const countries = ${JSON.stringify(COUNTRIES)};`,
+		`const cities = ${JSON.stringify(CITIES)};`,
+		'const items = [];',
+		`for (let i = 0; i < ${MAPPING.items}; i++) {`,
+		"  items.push({ json: { code: 'map-' + String(i).padStart(5, '0'), name: `Vendor ${i}`, country: countries[i % 8], city: cities[i % 8] } });",
+		'}',
+		'return items;',
+	].join('\n');
+}
+
+/** The four expressions: the record ID's and each column's, as `{{ $json.<field> }}`. */
+export const mappingExpressions = (): Record<string, string> => ({
+	recordId: `={{ $json.${MAPPING.idField} }}`,
+	...Object.fromEntries(
+		Object.entries(MAPPING.columns).map(([column, field]) => [column, `={{ $json.${field} }}`]),
+	),
+});
+
+/** Catalog Record → Sync, Map Each Column Manually with the expressions, as the editor saves it. */
+export function mappedSyncParameters(): INodeParameters {
+	const field = (id: string, displayName: string, required: boolean) => ({
+		id,
+		displayName,
+		required,
+		defaultMatch: id === 'recordId',
+		canBeUsedToMatch: true,
+		display: true,
+		type: 'string',
+		removed: false,
+	});
+	return {
+		resource: 'catalogRecord',
+		operation: 'sync',
+		catalogId: { __rl: true, mode: 'id', value: MAPPING.catalog },
+		columns: {
+			mappingMode: 'defineBelow',
+			value: mappingExpressions(),
+			matchingColumns: ['recordId'],
+			schema: [
+				field('recordId', 'Record ID', true),
+				...Object.keys(MAPPING.columns).map((column) => field(column, column, column === 'Name')),
+			],
+			attemptToConvertTypes: false,
+			convertFieldsToString: false,
+		},
+		options: { reindex: false },
+	} as INodeParameters;
+}
+
+/** Edit Fields (Set) with the same four expressions, each into a field of its own. */
+export function mappedFieldsParameters(): INodeParameters {
+	return {
+		assignments: {
+			assignments: Object.entries(mappingExpressions()).map(([name, value], i) => ({
+				id: `m${i}`,
+				name,
+				type: 'string',
+				value,
+			})),
+		},
+		options: {},
 	} as INodeParameters;
 }
 

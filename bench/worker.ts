@@ -25,16 +25,26 @@ import {
 import {
 	invoiceNumber,
 	PROCESS,
+	processDocumentDefaults,
 	processDocumentParameters,
 	QA_REPORT,
 	qaReportParameters,
 	recordDeleteParameters,
+	reindexParameters,
 	SYNC_EXPECTED,
 	syncParameters,
 	syncSourceItems,
 } from './scenario';
 
-export type Scenario = 'delete' | 'status' | 'process' | 'upload' | 'sync' | 'report';
+export type Scenario =
+	| 'delete'
+	| 'status'
+	| 'process'
+	| 'upload'
+	| 'sync'
+	| 'report'
+	| 'timeToData'
+	| 'reindex';
 
 export interface WorkerArgs {
 	scenario: Scenario;
@@ -48,6 +58,10 @@ export interface WorkerArgs {
 	file?: string;
 	/** delete: run with Continue On Fail and report the summary instead of failing on errors. */
 	report?: boolean;
+	/** timeToData: how many documents (the node at its default settings, the floor every second). */
+	documents?: number;
+	/** timeToData: the floor's poll interval. */
+	pollMs?: number;
 }
 
 export interface WorkerResult {
@@ -164,6 +178,25 @@ async function nodeProcess(items: INodeExecutionData[]): Promise<void> {
 	checkDocuments(result.items, items.length);
 }
 
+/** Process Document at default settings: Concurrency Auto, the default wait schedule. */
+async function nodeTimeToData(items: INodeExecutionData[]): Promise<IDataObject> {
+	const result = await runNode({ items, parameters: processDocumentDefaults() });
+	failIf(!!result.error, () => `node run failed: ${result.error?.message}`);
+	checkDocuments(result.items, items.length);
+	return { polls: result.items.map((item) => item.json.polls as number) };
+}
+
+/** Catalog → Reindex at default settings: start, then wait with the default schedule. */
+async function nodeReindex(): Promise<IDataObject> {
+	const result = await runNode({ parameters: reindexParameters() });
+	const json = result.items[0]?.json ?? {};
+	failIf(
+		!!result.error || json.currentState !== 'Completed',
+		() => `node run failed: ${result.error?.message ?? JSON.stringify(json)}`,
+	);
+	return { polls: json.polls as number };
+}
+
 async function nodeUpload(binary: IBinaryData): Promise<IDataObject> {
 	const result = await runNode({
 		items: [{ json: {}, binary: { data: binary } }],
@@ -253,6 +286,23 @@ async function prepare(): Promise<() => Promise<IDataObject | void>> {
 				binary: { data: binaryFile(`invoice-${i}.pdf`, bytes) },
 			}));
 			return async () => await nodeProcess(items);
+		}
+		case 'timeToData': {
+			const count = args.documents ?? 1;
+			const documents = Array.from({ length: count }, (_, i) => invoice(i));
+			if (!node) {
+				const options = { concurrency: concurrency ?? 16, pollMs: args.pollMs ?? 1000 };
+				return async () => await floorProcess(simUrl, documents, options);
+			}
+			const items = documents.map((bytes, i) => ({
+				json: {},
+				binary: { data: binaryFile(`invoice-${i}.pdf`, bytes) },
+			}));
+			return async () => await nodeTimeToData(items);
+		}
+		case 'reindex': {
+			if (!node) throw new Error('the reindex scenario has no floor');
+			return async () => await nodeReindex();
 		}
 		case 'upload': {
 			const file = args.file!;

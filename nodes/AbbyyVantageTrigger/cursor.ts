@@ -47,7 +47,7 @@ export const MAX_REMEMBERED = 10_000;
 export const MAX_EVENTS_PER_POLL = 1_000;
 
 /** One Execution per Event: executions of one trigger running at once, at most (see above). */
-export const MAX_RUNNING = 20;
+export const MAX_RUNNING = 10;
 
 /**
  * An execution n8n has not reported finished after this long stops counting as running (n8n 1.x
