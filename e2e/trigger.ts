@@ -361,8 +361,6 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 		);
 
 		// Restarts and crashes are measured on n8n 2.x, whose shutdown and recovery README describes.
-		// n8n 1.123 shuts down differently (it gives up on queued executions after 30 s) and, in one
-		// run, emitted nothing after a restart: open, see README, Compatibility.
 		const restarts = LINE.id === '2' ? (['SIGTERM', 'SIGKILL'] as const) : [];
 		if (!restarts.length) {
 			console.log(`  - restarts and crashes: measured on n8n 2.x only`);
