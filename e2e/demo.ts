@@ -17,7 +17,7 @@ import { setUp } from './lib/setup';
 import { SYNC_CATALOG } from './lib/vendors';
 
 /** examples/catalog-sync.json */
-const SYNC_WORKFLOW = 'vantageExSync00001';
+const SYNC_WORKFLOW = 'vaExSync00001';
 /** Trigger nodes start a workflow from n8n's schedule, never from `n8n execute`. */
 const POLLING_TRIGGER = 'n8n-nodes-abbyy-vantage.abbyyVantageTrigger';
 /** While the editor is open the simulator completes a transaction this often. */

@@ -498,10 +498,10 @@ async function main(): Promise<void> {
 		// The document and catalog-sync examples open with every node known and none flagged with
 		// issues (for catalog-sync: its saved Columns mapper is accepted as it is).
 		for (const [id, file, nodes] of [
-			['vantageExInvoices1', 'invoices-to-spreadsheet', 7],
-			['vantageExEmail0001', 'email-attachments', 7],
-			['vantageExSync00001', 'catalog-sync', 6],
-			['vantageExCompleted', 'transaction-completed', 4],
+			['vaExInvoices1', 'invoices-to-spreadsheet', 7],
+			['vaExEmail0001', 'email-attachments', 7],
+			['vaExSync00001', 'catalog-sync', 6],
+			['vaExCompleted', 'transaction-completed', 4],
 		] as const) {
 			await check(
 				`examples/${file}.json opens with its ${nodes} nodes and no node issues`,
@@ -522,7 +522,7 @@ async function main(): Promise<void> {
 		}
 
 		// An imported example has a trigger already; add the node to it from the node creator.
-		await page.goto(`${url}/workflow/vantageExDocument1`);
+		await page.goto(`${url}/workflow/vaExDocument1`);
 		await page.locator('[data-test-id="node-creator-plus-button"]').click();
 		await page.locator('[data-test-id="node-creator-search-bar"]').fill('ABBYY Vantage');
 		await page

@@ -36,7 +36,7 @@ import {
 } from './lib/server';
 
 /** examples/transaction-completed.json */
-const EXAMPLE = 'vantageExCompleted';
+const EXAMPLE = 'vaExCompleted';
 const TRIGGER_TYPE = 'n8n-nodes-abbyy-vantage.abbyyVantageTrigger';
 /**
  * Every 5 s: twelve Poll Times of one fixed second each. n8n refuses a single cron that fires more
@@ -49,7 +49,7 @@ const FAST_POLL_TIMES = {
 	})),
 };
 /** e2e/workflows/trigger-count.json */
-const WORKFLOW = 'vantageE2eTrig001';
+const WORKFLOW = 'vaE2eTrig001';
 const NODE = 'Transaction completed';
 const BATCH = [{ key: 'Batch', value: 'e2e-trigger' }];
 const OTHER_BATCH = [{ key: 'Batch', value: 'someone-else' }];
