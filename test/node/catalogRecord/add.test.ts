@@ -29,12 +29,14 @@ const product = (id: string, extra: IDataObject = {}) => ({
 });
 
 describe('Catalog Record → Add', () => {
-	test('the Columns mapper loads the catalog’s columns after a Record ID field', async () => {
+	test('the Columns mapper loads the catalog’s columns after a recordId field, each shown by its ID', async () => {
 		const result = (await resourceMapping(f.store, 'getCatalogColumns', {
 			catalogId: rl(PRODUCTS),
 		})) as {
 			fields: IDataObject[];
 		};
+		// n8n's Record ID From shows the chosen field's ID: every field's label is its ID.
+		expect(result.fields.every((field) => field.displayName === field.id)).toBe(true);
 		expect(result.fields.map((field) => [field.id, field.type, field.required])).toEqual([
 			['recordId', 'string', true],
 			['Code', 'string', true],
@@ -170,7 +172,7 @@ describe('Catalog Record → Add', () => {
 		[
 			'an empty record ID',
 			{ recordId: '' },
-			/^The record ID \("Record ID"\) is empty: "" \[item 0\]$/,
+			/^The record ID \("recordId"\) is empty: "" \[item 0\]$/,
 		],
 	])('%s is refused before any write', async (_name, extra, message) => {
 		const result = await runNode({
