@@ -254,12 +254,12 @@ export interface PollDefaults {
  * what saved workflows hold.
  */
 export const WAIT_OPTION_NAMES = {
-	pollInterval: 'Wait Poll Interval',
-	maxPollInterval: 'Wait Poll Interval Limit',
+	pollInterval: 'Wait Interval',
+	maxPollInterval: 'Wait Interval Limit',
 	timeout: 'Wait Timeout',
 } as const;
 
-/** Wait Poll Interval, Wait Poll Interval Limit and Wait Timeout, for an options collection. */
+/** Wait Interval, Wait Interval Limit and Wait Timeout, for an options collection. */
 export function pollOptions(defaults: PollDefaults): INodeProperties[] {
 	const { intervalSeconds, maxIntervalSeconds, timeoutSeconds, timeoutDescription } = defaults;
 	return [

@@ -161,7 +161,7 @@ describe('Wait For Export', () => {
 		[
 			'a Poll Interval under one second',
 			{ pollInterval: 0.5 },
-			/^Wait Poll Interval must be between 1 and 86400 seconds, not 0.5 \[item 0\]$/,
+			/^Wait Interval must be between 1 and 86400 seconds, not 0.5 \[item 0\]$/,
 		],
 		[
 			'a negative Timeout',
@@ -171,7 +171,7 @@ describe('Wait For Export', () => {
 		[
 			'a non-numeric interval',
 			{ pollInterval: 'soon' },
-			/^Wait Poll Interval must be a number of seconds, not "soon"/,
+			/^Wait Interval must be a number of seconds, not "soon"/,
 		],
 	])('rejects %s before any request', async (_name, options, message) => {
 		const result = await runNode({
