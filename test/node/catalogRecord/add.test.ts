@@ -47,6 +47,28 @@ describe('Catalog Record → Add', () => {
 		]);
 	});
 
+	test('Add maps without matching (no Record ID From); its recordId notice shows under Map Automatically only', () => {
+		const properties = new AbbyyVantage().description.properties.filter((p) =>
+			p.displayOptions?.show?.operation?.some((o) => o === 'add' || o === 'sync'),
+		);
+		const columns = (operation: string) =>
+			properties.find(
+				(p) => p.name === 'columns' && p.displayOptions?.show?.operation?.includes(operation),
+			)?.typeOptions?.resourceMapper;
+		expect(columns('add')).toMatchObject({ mode: 'add' });
+		expect(columns('add')?.matchingFieldsLabels).toBeUndefined();
+		expect(columns('sync')).toMatchObject({
+			mode: 'upsert',
+			matchingFieldsLabels: { title: 'Record ID From' },
+		});
+		const notices = properties.filter((p) => p.name === 'recordIdNotice');
+		expect(notices).toHaveLength(1);
+		expect(notices[0].displayOptions?.show).toMatchObject({
+			operation: ['add'],
+			'columns.mappingMode': ['autoMapInputData'],
+		});
+	});
+
 	test('values become the API’s string arrays as the column type expects; one item per record', async () => {
 		const result = await runNode({
 			credentials: f.store,
@@ -121,7 +143,7 @@ describe('Catalog Record → Add', () => {
 		},
 	);
 
-	test('batches of at most 5000, the record ID taken from a chosen column', async () => {
+	test('batches of at most 5000; the record ID from a column chosen when Add offered Record ID From (saved workflows)', async () => {
 		const items = Array.from({ length: 12001 }, (_, i) => ({ Code: `c${i}`, Name: `N${i}` }));
 		const result = await runNode({
 			credentials: f.store,
