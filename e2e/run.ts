@@ -292,18 +292,17 @@ const NO_WRITES = Object.fromEntries(WRITES.map((route) => [route, 0]));
 
 /**
  * examples/catalog-sync.json and its e2e variants against the seeded `Vendors` catalog
- * (./lib/vendors.ts): a dry run first, the sync, the same sync again, a partial source refused,
- * then Catalog Record → Add with a row Vantage rejects.
+ * (./lib/vendors.ts): the example as shipped (Dry Run on), the same dry run saved at node version
+ * 1 (Dry Run under Options), the sync applied, the same sync again, a partial source refused, then
+ * Catalog Record → Add with a row Vantage rejects.
  */
 async function catalogSync(setup: Setup): Promise<Execution[]> {
 	const { instance, sim } = setup;
 	const expectedCatalog = catalogOf(SOURCE_VENDORS.map(recordOf));
 
-	console.log(
-		'\nexamples/catalog-sync.json, Dry Run first (e2e/workflows/catalog-sync-dry-run.json)',
-	);
+	console.log('\nexamples/catalog-sync.json as shipped: Dry Run on');
 	sim.clearLog();
-	const dry = await execute(instance, 'vaE2eSyncDry1');
+	const dry = await execute(instance, 'vaExSync00001');
 	await check(
 		'Dry Run outputs the plan (3 to add, 3 to update, 2 to delete, 5 unchanged) with the IDs of each',
 		() => {
@@ -359,9 +358,27 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 		},
 	);
 
-	console.log('\nexamples/catalog-sync.json');
+	console.log(
+		'\na workflow saved at node version 1, Dry Run under Options (e2e/workflows/catalog-sync-dry-run.json)',
+	);
 	sim.clearLog();
-	const first = await execute(instance, 'vaExSync00001');
+	const dryV1 = await execute(instance, 'vaE2eSyncDry1');
+	await check('the same plan, and nothing written', () => {
+		succeeded(dryV1);
+		equal(
+			output(dryV1.run, 'Sync Vendors catalog')[0].json,
+			output(dry.run, 'Sync Vendors catalog')[0].json,
+			'summary',
+		);
+		equal(writes(sim), NO_WRITES, 'write requests');
+		equal(sim.catalogRecords(SYNC_CATALOG), CATALOG_BEFORE, 'records (ids, fields, order)');
+	});
+
+	console.log(
+		'\nexamples/catalog-sync.json with Dry Run off (e2e/workflows/catalog-sync-apply.json)',
+	);
+	sim.clearLog();
+	const first = await execute(instance, 'vaE2eSyncApp1');
 	await check(
 		'runs to success: one summary with exact counts (3 added, 3 updated, 2 deleted, 5 unchanged, 0 failed)',
 		() => {
@@ -460,9 +477,9 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 		},
 	);
 
-	console.log('\nexamples/catalog-sync.json again, nothing changed in the export');
+	console.log('\nthe same sync again, nothing changed in the export');
 	sim.clearLog();
-	const again = await execute(instance, 'vaExSync00001');
+	const again = await execute(instance, 'vaE2eSyncApp1');
 	await check(
 		'the second run changes nothing: 0 to add, update or delete, 11 unchanged, no write requests, no reindex',
 		() => {
@@ -601,7 +618,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 			equal(sim.recordIds('Suppliers'), ['S-1', 'S-3'], 'records');
 		},
 	);
-	return [dry, first, again, partial, addContinue, addStop];
+	return [dry, dryV1, first, again, partial, addContinue, addStop];
 }
 
 async function main(): Promise<void> {

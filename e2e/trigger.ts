@@ -361,7 +361,7 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 		);
 
 		// Restarts and crashes are measured on n8n 2.x, whose shutdown and recovery README describes.
-		const restarts = LINE.id === '2' ? (['SIGTERM', 'SIGKILL'] as const) : [];
+		const restarts = ['SIGTERM', 'SIGKILL'] as const;
 		if (!restarts.length) {
 			console.log(`  - restarts and crashes: measured on n8n 2.x only`);
 		}

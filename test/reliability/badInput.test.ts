@@ -215,7 +215,7 @@ const badCases: BadCase[] = [
 			requestId: 'r',
 			options: { pollInterval: 0.2 },
 		}),
-		message: /^Poll Interval must be between 1 and 86400 seconds/,
+		message: /^Wait Interval must be between 1 and 86400 seconds/,
 	},
 	{
 		name: 'Max Retries above 10',

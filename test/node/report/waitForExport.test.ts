@@ -161,17 +161,17 @@ describe('Wait For Export', () => {
 		[
 			'a Poll Interval under one second',
 			{ pollInterval: 0.5 },
-			/^Poll Interval must be between 1 and 86400 seconds, not 0.5 \[item 0\]$/,
+			/^Wait Interval must be between 1 and 86400 seconds, not 0.5 \[item 0\]$/,
 		],
 		[
 			'a negative Timeout',
 			{ timeout: -1 },
-			/^Timeout must be between 1 and 604800 seconds, not -1 \[item 0\]$/,
+			/^Wait Timeout must be between 1 and 604800 seconds, not -1 \[item 0\]$/,
 		],
 		[
 			'a non-numeric interval',
 			{ pollInterval: 'soon' },
-			/^Poll Interval must be a number of seconds, not "soon"/,
+			/^Wait Interval must be a number of seconds, not "soon"/,
 		],
 	])('rejects %s before any request', async (_name, options, message) => {
 		const result = await runNode({

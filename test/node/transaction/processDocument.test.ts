@@ -863,7 +863,7 @@ describe('Process Document: bad input is refused before any request', () => {
 			[invoice('B-3')],
 			{},
 			{ pollInterval: 0.5 },
-			/^Poll Interval must be between 1 and 86400 seconds, not 0.5 \[item 0\]$/,
+			/^Wait Interval must be between 1 and 86400 seconds, not 0.5 \[item 0\]$/,
 		],
 		[
 			'an empty Skill from an expression',
