@@ -65,7 +65,7 @@ describe('Catalog Record → Add', () => {
 		expect(notices).toHaveLength(1);
 		expect(notices[0].displayOptions?.show).toMatchObject({
 			operation: ['add'],
-			'columns.mappingMode': ['autoMapInputData'],
+			'/columns.mappingMode': ['autoMapInputData'],
 		});
 	});
 

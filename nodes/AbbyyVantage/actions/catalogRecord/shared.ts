@@ -24,7 +24,8 @@ export const recordIdNotice: INodeProperties = {
 	name: 'recordIdNotice',
 	type: 'notice',
 	default: '',
-	displayOptions: { show: { 'columns.mappingMode': ['autoMapInputData'] } },
+	// Rooted (`/`): n8n-workflow 1.x cannot order a dependency on a nested value and refuses the whole node.
+	displayOptions: { show: { '/columns.mappingMode': ['autoMapInputData'] } },
 };
 
 /** The mapper's settings shared by Add and Sync. */
