@@ -178,7 +178,8 @@ export class AbbyyVantageApi implements ICredentialType {
 			type: 'string',
 			default: DEFAULT_SCOPE,
 			description:
-				'OAuth scopes to request; keep the default unless your administrator says otherwise',
+				'OAuth scopes the sign-in asks for, separated by spaces. ABBYY documents the default for both grant types.',
+			hint: 'Keep the default unless your Vantage administrator limited the API client to other scopes (then sign-in fails with invalid_scope). What a user may do is set by their Vantage role, not by scope: a different scope does not fix a 403.',
 		},
 		{
 			displayName: 'Access Token',

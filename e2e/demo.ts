@@ -2,26 +2,26 @@
  * The demo command, never shipped: drives a real n8n and prints to the terminal. */
 /**
  * `npm run demo`: build the package, start the ABBYY Vantage simulator and a real n8n on
- * loopback, run the example workflows, print what each node produced, then keep n8n's editor open
- * at http://127.0.0.1:<port> until Ctrl-C. No account or internet needed (only the npm registry,
- * once, to install n8n into e2e/.work/host).
+ * loopback, run the example workflows and tell, in a few short lines each, what they did; then
+ * keep n8n's editor open at http://127.0.0.1:<port> until Ctrl-C. No account or internet needed
+ * (only the npm registry, once, to install n8n into e2e/.work/host).
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { basename, join, relative } from 'node:path';
 
 import { xlsxRecords } from './lib/files';
 import { n8n, parseRun, ROOT } from './lib/n8n';
-import { setUp } from './lib/setup';
+import { setUp, type Setup } from './lib/setup';
 import { SYNC_CATALOG } from './lib/vendors';
 
-/** examples/catalog-sync.json */
-const SYNC_WORKFLOW = 'vantageExSync00001';
 /** Trigger nodes start a workflow from n8n's schedule, never from `n8n execute`. */
 const POLLING_TRIGGER = 'n8n-nodes-abbyy-vantage.abbyyVantageTrigger';
 /** While the editor is open the simulator completes a transaction this often. */
 const COMPLETE_EVERY_MS = 30_000;
+/** The longest line the tour prints (an item's preview is cut to fit). */
+const WIDTH = 96;
 
 const OWNER = {
 	email: 'demo@example.com',
@@ -30,68 +30,147 @@ const OWNER = {
 	lastName: 'User',
 };
 
+/** What each example does, in one line, by file. */
+const STORIES: Record<string, string> = {
+	'invoices-to-spreadsheet.json':
+		'PDFs from a folder → Process Document (Invoice skill, one transaction per file) → an Excel row per invoice',
+	'email-attachments.json':
+		'the attachments of one e-mail → Process Document (a Process skill, one transaction) → an item per invoice',
+	'catalog-sync.json':
+		'a vendor export → Catalog Record → Sync: the Vendors catalog made equal to the export',
+	'catalog-cleanup.json':
+		'stale vendor IDs → Catalog Record → Delete (Aggregate All Items), then a reindex',
+	'report-to-files.json':
+		'Create Export → Wait For Export → Download Export Files → CSV files on disk',
+	'add-document.json': 'a document added to an existing transaction of a Process skill',
+	'quality-digest.json':
+		'a week of QA reports → Get Quality Summary → a spreadsheet, and an IF on the straight-through rate',
+	'transaction-completed.json':
+		'ABBYY Vantage Trigger → each finished transaction’s fields → a CSV file',
+};
+
 type Json = Record<string, unknown>;
-
-/** Long arrays (thousands of record IDs) shortened for the terminal. */
-function compact(value: unknown): string {
-	return JSON.stringify(value, (_key, v: unknown) =>
-		Array.isArray(v) && v.length > 4 ? [...v.slice(0, 3), `… ${v.length} in all`] : v,
-	);
+interface Item {
+	json: Json;
+	binary?: Record<string, Json>;
+}
+interface WorkflowFile {
+	nodes: Array<{ name: string; type: string; disabled?: boolean }>;
 }
 
-function printRun(name: string, run: Json | undefined, exitCode: number): void {
-	const resultData = (run?.data as Json)?.resultData as Json | undefined;
-	const runData = (resultData?.runData ?? {}) as Record<string, Json[]>;
-	console.log(`\n━━ ${name} — ${run?.status ?? `exit code ${exitCode}`}`);
-	for (const [node, tasks] of Object.entries(runData)) {
-		const task = tasks[0];
-		const items =
-			(((task.data as Json)?.main as Array<Array<{ json: Json; binary?: Record<string, Json> }>>) ??
-				[])[0] ?? [];
-		const error = task.error as Json | undefined;
-		console.log(
-			`  ▸ ${node}: ${error ? `error — ${error.message}` : `${items.length} item${items.length === 1 ? '' : 's'}`}`,
-		);
-		for (const item of items.slice(0, 5)) {
-			const files = item.binary
-				? `  + file ${Object.values(item.binary)
-						.map((b) => `${b.fileName} (${b.mimeType}, ${b.fileSize})`)
-						.join(', ')}`
-				: '';
-			console.log(`      ${compact(item.json)}${files}`);
-		}
-		if (items.length > 5) console.log(`      … ${items.length - 5} more`);
-	}
-	const error = resultData?.error as Json | undefined;
-	if (error) console.log(`  ✗ ${error.message}`);
+const say = (line = '') => console.log(line);
+
+function cut(text: string, width = WIDTH): string {
+	return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 
-/** The catalog-sync example's readable summary and the catalog it left behind. */
-function printSync(
-	run: Json | undefined,
-	records: Array<{ id: string; fields: Record<string, string[]> }>,
-): void {
-	const runData = ((run?.data as Json)?.resultData as Json)?.runData as
-		| Record<string, Json[]>
-		| undefined;
-	const summary = (((runData?.['Sync summary']?.[0]?.data as Json)?.main as Array<
-		Array<{ json: Json }>
-	>) ?? [])[0]?.[0]?.json;
-	console.log('\nThe nightly catalog sync (examples/catalog-sync.json):');
-	if (!summary) {
-		console.log('    the sync produced no summary (see its run above)');
-		return;
-	}
-	console.log(
-		`    ${summary.Catalog}: ${summary.Summary}; ${summary.Index}; ${summary.Failed} failed`,
-	);
-	console.log(`    the catalog now holds ${records.length} records:`);
-	for (const record of records) {
-		const fields = Object.entries(record.fields)
-			.filter(([, values]) => values.length)
-			.map(([column, values]) => `${column}=${values.join('|')}`)
+function scalar(value: unknown): string | undefined {
+	if (value === null || ['string', 'number', 'boolean'].includes(typeof value))
+		return String(value);
+	if (Array.isArray(value)) return `[${value.length}]`;
+	return undefined;
+}
+
+/** One short line for an output item: its document or its first plain values, and its files. */
+function preview(item: Item): string {
+	const { json } = item;
+	let text: string;
+	const fields = json.fields as Json | undefined;
+	if (fields && typeof fields === 'object' && 'transactionId' in json) {
+		const number = fields.InvoiceNumber ?? json.documentId;
+		const from = Array.isArray(json.sourceFiles) ? ` from ${json.sourceFiles.join(', ')}` : '';
+		text = `${String(number)}${from} (${Object.keys(fields).length} fields, pairing ${String(json.pairing)})`;
+	} else {
+		// Plain values first, IDs only when there is nothing else to show.
+		const entries = Object.entries(json)
+			.map(([key, value]) => [key, scalar(value)] as const)
+			.filter(([, value]) => value !== undefined && value !== '');
+		const plain = entries.filter(([key, value]) => !/Id$/.test(key) && value!.length <= 36);
+		text = (plain.length ? plain : entries)
+			.slice(0, 5)
+			.map(([key, value]) => `${key}: ${value}`)
 			.join(', ');
-		console.log(`      ${record.id}  ${fields}`);
+	}
+	const files = Object.values(item.binary ?? {}).map((b) => `${String(b.fileName)}`);
+	return `${text}${files.length ? `  + ${files.join(', ')}` : ''}`;
+}
+
+function nodeOutputs(run: Json | undefined): Array<[string, Item[], Json | undefined]> {
+	const runData = (((run?.data as Json)?.resultData as Json)?.runData ?? {}) as Record<
+		string,
+		Json[]
+	>;
+	return Object.entries(runData).map(([node, tasks]) => {
+		const task = tasks[0];
+		const items = (((task.data as Json)?.main as Item[][]) ?? [])[0] ?? [];
+		return [node, items, task.error as Json | undefined];
+	});
+}
+
+function printRun(file: string, workflow: WorkflowFile, run: Json | undefined, code: number): void {
+	const skipped = new Set(
+		workflow.nodes.filter((n) => n.disabled || n.type.endsWith('stickyNote')).map((n) => n.name),
+	);
+	const status = run?.status === 'success' ? '✓' : `✗ ${String(run?.status ?? `exit ${code}`)}`;
+	say(`\n${status} ${file}`);
+	say(`  ${STORIES[file] ?? ''}`);
+	for (const [node, items, error] of nodeOutputs(run)) {
+		if (skipped.has(node)) continue;
+		if (error) {
+			say(cut(`  · ${node}: error: ${String(error.message)}`));
+			continue;
+		}
+		say(`  · ${node}: ${items.length} item${items.length === 1 ? '' : 's'}`);
+		const isVantage = workflow.nodes.some(
+			(n) => n.name === node && n.type.startsWith('n8n-nodes-abbyy-vantage'),
+		);
+		if (!isVantage) continue;
+		for (const item of items.slice(0, 4)) say(cut(`      ${preview(item)}`));
+		if (items.length > 4) say(`      … and ${items.length - 4} more`);
+	}
+	const disabled = workflow.nodes.filter((n) => n.disabled).map((n) => n.name);
+	if (disabled.length)
+		say(`  (${disabled.join(', ')}: disabled until you add its credential in the editor)`);
+	const error = ((run?.data as Json)?.resultData as Json)?.error as Json | undefined;
+	if (error) say(cut(`  ✗ ${String(error.message)}`));
+}
+
+/** What the examples left behind, told briefly. */
+function printExtras(file: string, run: Json | undefined, setup: Setup): void {
+	const out = new Map(nodeOutputs(run).map(([node, items]) => [node, items]));
+	if (file === 'email-attachments.json') {
+		const scans = readdirSync(setup.folders.attachments).length;
+		const invoices = out.get('Process attachments')?.length ?? 0;
+		say(`  Why ${scans} scans became ${invoices} invoices: the simulated Process skill finds two`);
+		say('  documents in every file, as a real one does when a scan holds two invoices.');
+	}
+	if (file === 'invoices-to-spreadsheet.json') {
+		for (const name of readdirSync(setup.folders.spreadsheets)) {
+			const path = join(setup.folders.spreadsheets, name);
+			const { header, records } = xlsxRecords(path);
+			say(`  The spreadsheet (${name}), first columns:`);
+			const columns = header.slice(0, 4);
+			say(cut(`      ${columns.join(' | ')}`));
+			for (const record of records) say(cut(`      ${columns.map((c) => record[c]).join(' | ')}`));
+		}
+	}
+	if (file === 'catalog-sync.json') {
+		const plan = out.get('Sync Vendors catalog')?.[0]?.json;
+		if (plan?.dryRun === true) {
+			say(
+				`  The plan: add ${String(plan.toAdd)}, update ${String(plan.toUpdate)}, delete ${String(plan.toDelete)}, leave ${String(plan.unchanged)} alone.`,
+			);
+			say(
+				`  Dry Run is on as shipped, so ${SYNC_CATALOG} still holds ${setup.sim.catalogRecords(SYNC_CATALOG).length} records: turn it off to apply.`,
+			);
+		}
+	}
+	if (file === 'report-to-files.json') {
+		const written = (out.get('Save to disk') ?? []).length;
+		if (written)
+			say(
+				`  ${written} CSV files (export-<request ID>-<index>.csv) written to ${relative(ROOT, setup.instance.filesDir)}`,
+			);
 	}
 }
 
@@ -117,59 +196,91 @@ async function waitForReady(url: string, timeoutMs: number): Promise<void> {
 	throw new Error(`n8n did not become ready at ${url}`);
 }
 
+/**
+ * The shared set-up speaks in the e2e suite's voice (`[e2e] …`); the tour rewords its lines while
+ * it runs.
+ */
+async function quietSetUp(): Promise<Setup> {
+	const log = console.log;
+	const reword = (line: string): string | undefined => {
+		const text = line.replace(/^\[e2e\] /, '');
+		if (text === line) return line;
+		if (text.startsWith('reusing n8n host')) return '· n8n is installed already (e2e/.work/host)';
+		if (text.startsWith('building and packing')) return '· building and packing the package';
+		if (text.startsWith('simulator on'))
+			return `· ABBYY Vantage simulator: ${text.split(';')[0].slice(13)}`;
+		if (text.startsWith('imported the credential'))
+			return `· ${text.replace('imported the credential and', 'imported a credential and')} into n8n`;
+		return `· ${text}`;
+	};
+	console.log = (...args: unknown[]) => {
+		const line = reword(args.map(String).join(' '));
+		if (line !== undefined) log(line);
+	};
+	try {
+		return await setUp({ includeE2eWorkflows: false });
+	} finally {
+		console.log = log;
+	}
+}
+
 async function main(): Promise<void> {
-	const { instance, sim, workflows, folders } = await setUp({ includeE2eWorkflows: false });
-	console.log(
-		`[e2e] sample documents: ${readdirSync(folders.invoices).join(', ')} in ${folders.invoices}; ${readdirSync(folders.attachments).join(', ')} in ${folders.attachments}; ${readdirSync(folders.vendors).join(', ')} in ${folders.vendors}`,
-	);
-	const runs = new Map<string, Json | undefined>();
+	const started = Date.now();
+	say('ABBYY Vantage for n8n: a tour of the example workflows, in a real n8n, against a simulator');
+	say('(no Vantage account needed). Setting up:');
+	const setup = await quietSetUp();
+	const { instance, sim, workflows } = setup;
+	say(`\nRunning the ${workflows.length} examples (examples/*.json) with \`n8n execute\`:`);
 	const triggered: string[] = [];
 	for (const workflow of workflows) {
-		const nodes = (JSON.parse(readFileSync(join(ROOT, workflow.file), 'utf8')) as { nodes: Json[] })
-			.nodes;
-		if (nodes.some((node) => node.type === POLLING_TRIGGER)) {
+		const file = basename(workflow.file);
+		const definition = JSON.parse(readFileSync(join(ROOT, workflow.file), 'utf8')) as WorkflowFile;
+		if (definition.nodes.some((node) => node.type === POLLING_TRIGGER)) {
 			// `n8n execute` would hand the trigger's empty start item to the next node instead of
 			// polling: such a workflow runs once activated, in the editor below.
-			triggered.push(`${workflow.name}  (${workflow.file})`);
-			console.log(
-				`\n━━ ${workflow.name}  (${workflow.file}) — not run here: it starts from the ABBYY Vantage Trigger; activate it in the editor`,
-			);
+			triggered.push(file);
+			say(`\n○ ${file}`);
+			say(`  ${STORIES[file] ?? ''}`);
+			say('  Starts from the ABBYY Vantage Trigger: try it in the editor (below).');
 			continue;
 		}
 		const result = await n8n(instance, ['execute', `--id=${workflow.id}`, '--rawOutput']);
 		const run = parseRun(result.stdout);
-		runs.set(workflow.id, run);
-		printRun(`${workflow.name}  (${workflow.file})`, run, result.code);
+		printRun(file, definition, run, result.code);
+		printExtras(file, run, setup);
 	}
-	console.log(
-		`\nThe simulator received ${sim.requestsTo().length} requests, ${sim.requestsTo('Token').length} of them for a token.`,
+	const requests = sim.requestsTo().length;
+	const tokens = sim.requestsTo('Token').length;
+	say(
+		`\nThe simulator answered ${requests} requests; n8n signed in ${tokens === 1 ? 'once' : `${tokens} times`} for all of them.`,
 	);
-	printSync(runs.get(SYNC_WORKFLOW), sim.catalogRecords(SYNC_CATALOG));
-	console.log(`CSV files written by the report example: ${instance.filesDir}`);
-	for (const file of readdirSync(folders.spreadsheets)) {
-		const path = join(folders.spreadsheets, file);
-		console.log(`Spreadsheet written by the invoices example: ${path}`);
-		const { header, records } = xlsxRecords(path);
-		console.log(`    ${header.join(' | ')}`);
-		for (const record of records) console.log(`    ${header.map((c) => record[c]).join(' | ')}`);
-	}
 
 	const port = (await portIsFree(5678)) ? 5678 : Number(instance.env.N8N_PORT);
 	const url = `http://127.0.0.1:${port}`;
-	console.log(`\nStarting n8n's editor on ${url} …`);
+	say(`\nStarting n8n's editor on ${url} …`);
 	const server = spawn('n8n', ['start'], {
 		env: { ...instance.env, N8N_PORT: String(port), N8N_LOG_LEVEL: 'warn' },
 		stdio: ['ignore', 'ignore', 'inherit'],
 	});
+	let stopping = false;
 	const stop = async () => {
+		if (stopping) return;
+		stopping = true;
+		say('\nStopping n8n and the simulator …');
 		server.kill('SIGTERM');
+		await new Promise((resolve) => {
+			if (server.exitCode !== null) resolve(undefined);
+			else server.once('exit', resolve);
+		});
 		await sim.stop();
+		say('Stopped. `npm run demo` again reuses the n8n in e2e/.work/host and starts afresh.');
 		process.exit(0);
 	};
 	process.on('SIGINT', () => void stop());
 	process.on('SIGTERM', () => void stop());
 	server.on('exit', (code) => {
-		console.log(`n8n exited (${code})`);
+		if (stopping) return;
+		say(`n8n exited (${code}); stopping the simulator.`);
 		void sim.stop().then(() => process.exit(code ?? 0));
 	});
 	await waitForReady(url, 120_000);
@@ -182,21 +293,15 @@ async function main(): Promise<void> {
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify(OWNER),
 	});
-	console.log(`
-Open ${url} and sign in as ${OWNER.email} / ${OWNER.password}.
-The ${workflows.length} example workflows and the executions above are there; the ABBYY Vantage node talks to
-the simulator at ${sim.url}, so "Execute workflow" works in the editor too.${
-		triggered.length
-			? `
-
-Trigger example${triggered.length === 1 ? '' : 's'}: ${triggered.join(', ')}.
-The simulator completes a transaction every ${COMPLETE_EVERY_MS / 1000} s: open the workflow, click "Fetch Test Event"
-on the ABBYY Vantage Trigger to see the latest one, or activate the workflow (it polls every minute)
-and watch one execution per completed transaction appear under Executions.`
-			: ''
-	}
-
-Press Ctrl-C here to stop n8n and the simulator.`);
+	say(`
+Ready in ${Math.round((Date.now() - started) / 1000)} s. Open ${url} and sign in as ${OWNER.email} / ${OWNER.password}:
+  · the examples and their executions are there; "Execute workflow" works in the editor too
+    (the credential points at the simulator, ${sim.url})`);
+	if (triggered.length)
+		say(`  · ${triggered.join(', ')}: the simulator finishes a transaction every ${COMPLETE_EVERY_MS / 1000} s;
+    "Fetch Test Event" shows the latest, or publish the workflow (it then polls every minute)`);
+	say(`
+That was the tour: files to data, a catalog kept in sync, reports to disk. Ctrl-C stops n8n.`);
 }
 
 main().catch((error) => {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 
 import { check, finish } from './lib/checks';
-import { WORK } from './lib/n8n';
+import { ROOT, WORK } from './lib/n8n';
 import { signIn } from './lib/server';
 import { setUp } from './lib/setup';
 
@@ -27,6 +27,11 @@ const OWNER = {
 };
 // Inside a dot-folder: n8n-node build copies every other *.png in the tree into dist/.
 const ARTIFACTS = join(WORK, 'test-artifacts', 'editor');
+/**
+ * `--screenshots` (npm run screenshots): also write README's pictures, as JPEG, which n8n-node
+ * build does not copy into dist/ (it copies *.png and *.svg).
+ */
+const README_IMAGES = process.argv.includes('--screenshots') ? join(ROOT, 'docs', 'images') : '';
 
 interface Screen {
 	resource: string;
@@ -57,6 +62,7 @@ const COMMON_HIDDEN = [
 	'Record ID',
 	'Delete All Records',
 	'Output',
+	'Dry Run',
 ];
 
 function hiddenExcept(...shown: string[]): string[] {
@@ -273,8 +279,8 @@ const screens: Screen[] = [
 		slug: 'catalog-record-sync',
 		resource: 'Catalog Record',
 		operation: 'Sync',
-		shown: ['Catalog', 'Options'],
-		hidden: hiddenExcept('Catalog'),
+		shown: ['Catalog', 'Dry Run', 'Options'],
+		hidden: hiddenExcept('Catalog', 'Dry Run'),
 	},
 	{
 		slug: 'catalog-record-delete-list',
@@ -432,22 +438,29 @@ async function chooseMappingMode(page: Page, mode: string): Promise<void> {
 	await page.waitForTimeout(300);
 }
 
-/**
- * Open Options' "Add Option" list, read what it offers (photographed by `shot`), close it; throw
- * naming what of `wanted` is not offered.
- */
+/** Open the `index`-th "Add Option" list, read what it offers (photographed by `shot`), close it. */
+async function optionsOffered(
+	page: Page,
+	shot: () => Promise<unknown>,
+	index = 0,
+): Promise<string[]> {
+	await page
+		.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]')
+		.nth(index)
+		.click();
+	const offered = (await page.getByRole('option').allInnerTexts()).map((t) => t.trim());
+	await shot();
+	await page.keyboard.press('Escape');
+	return offered;
+}
+
+/** `optionsOffered`, throwing when something of `wanted` is not offered. */
 async function expectOptionsOffered(
 	page: Page,
 	wanted: string[],
 	shot: () => Promise<unknown>,
 ): Promise<void> {
-	await page
-		.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]')
-		.first()
-		.click();
-	const offered = (await page.getByRole('option').allInnerTexts()).map((t) => t.trim());
-	await shot();
-	await page.keyboard.press('Escape');
+	const offered = await optionsOffered(page, shot);
 	const missing = wanted.filter((o) => !offered.includes(o));
 	if (missing.length)
 		throw new Error(`Options missing: [${missing.join(', ')}]; offered: [${offered.join(', ')}]`);
@@ -462,6 +475,7 @@ async function main(): Promise<void> {
 	}
 	rmSync(ARTIFACTS, { recursive: true, force: true });
 	mkdirSync(ARTIFACTS, { recursive: true });
+	if (README_IMAGES) mkdirSync(README_IMAGES, { recursive: true });
 	const { instance, sim } = await setUp({ includeE2eWorkflows: false });
 	const port = Number(instance.env.N8N_PORT);
 	const url = `http://127.0.0.1:${port}`;
@@ -498,10 +512,10 @@ async function main(): Promise<void> {
 		// The document and catalog-sync examples open with every node known and none flagged with
 		// issues (for catalog-sync: its saved Columns mapper is accepted as it is).
 		for (const [id, file, nodes] of [
-			['vantageExInvoices1', 'invoices-to-spreadsheet', 7],
-			['vantageExEmail0001', 'email-attachments', 7],
-			['vantageExSync00001', 'catalog-sync', 6],
-			['vantageExCompleted', 'transaction-completed', 4],
+			['vaExInvoices1', 'invoices-to-spreadsheet', 7],
+			['vaExEmail0001', 'email-attachments', 7],
+			['vaExSync00001', 'catalog-sync', 6],
+			['vaExCompleted', 'transaction-completed', 4],
 		] as const) {
 			await check(
 				`examples/${file}.json opens with its ${nodes} nodes and no node issues`,
@@ -521,15 +535,137 @@ async function main(): Promise<void> {
 			);
 		}
 
+		await check(
+			'n8n 2.x imports a workflow file from the workflow menu: … → Import → From file',
+			async () => {
+				await page.goto(`${url}/workflow/vaExInvoices1`);
+				await page.locator('[data-test-id="canvas-node"]').nth(6).waitFor({ timeout: 30_000 });
+				await page.locator('[data-test-id="workflow-menu"]').click();
+				await page.locator('[data-test-id="workflow-menu-item-import"]').hover();
+				const fromFile = page.locator('[data-test-id="workflow-menu-item-import-from-file"]');
+				await fromFile.waitFor({ timeout: 5_000 });
+				const label = (await fromFile.innerText()).trim();
+				await page.screenshot({ path: join(ARTIFACTS, 'import-menu.png') });
+				await page.keyboard.press('Escape');
+				await page.keyboard.press('Escape');
+				if (label !== 'From file') throw new Error(`the menu item reads "${label}"`);
+			},
+		);
+		await check(
+			'examples/invoices-to-spreadsheet.json: the Skill picker shows the skill’s name, Invoice (Document), not its ID',
+			async () => {
+				await page.goto(`${url}/workflow/vaExInvoices1`);
+				await page
+					.locator('[data-test-id="canvas-node"]')
+					.filter({ hasText: 'Extract invoice data' })
+					.dblclick();
+				await page.locator('[data-test-id="ndv"]').waitFor();
+				await page.waitForTimeout(800);
+				const shown = await page
+					.locator('[data-test-id="parameter-input-skillId"]')
+					.first()
+					.locator('input[data-test-id="rlc-input"], [data-test-id="rlc-input"] input')
+					.first()
+					.inputValue();
+				if (shown !== 'Invoice (Document)') throw new Error(`the picker shows "${shown}"`);
+			},
+		);
+		await check(
+			'Execute step in the editor: Process Document outputs one item per invoice with every key README lists',
+			async () => {
+				sim.clearLog();
+				await page
+					.locator('[data-test-id="ndv"] [data-test-id="node-execute-button"]')
+					.first()
+					.click();
+				const output = page.locator('[data-test-id="output-panel"]');
+				let text = '';
+				for (let tries = 0; tries < 120 && !text.includes('INV-1003'); tries++) {
+					await page.waitForTimeout(250);
+					text = await output.innerText();
+				}
+				// The schema view names every key of the first item; it renders only the rows in view,
+				// so it is read while scrolling down.
+				await output.locator('[data-test-id="radio-button-schema"]').click();
+				await page.waitForTimeout(500);
+				const seen = new Set<string>();
+				const box = await output.boundingBox();
+				if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+				for (let tries = 0; tries < 40 && !seen.has('failedPolls'); tries++) {
+					for (const word of (await output.innerText()).split(/\s+/)) seen.add(word);
+					await page.mouse.wheel(0, 300);
+					await page.waitForTimeout(150);
+				}
+				await output.locator('[data-test-id="radio-button-json"]').click();
+				// n8n's "Node executed successfully" toast would cover the output.
+				await page
+					.locator('.el-notification__closeBtn')
+					.first()
+					.click({ timeout: 2_000 })
+					.catch(() => undefined);
+				await page.waitForTimeout(800);
+				await page.screenshot({ path: join(ARTIFACTS, 'process-document-output.png') });
+				if (README_IMAGES) {
+					// README's pictures: the whole panel (input files, parameters, output), and the output.
+					await page.screenshot({
+						path: join(README_IMAGES, 'node-panel.jpg'),
+						type: 'jpeg',
+						quality: 80,
+					});
+					await output.screenshot({
+						path: join(README_IMAGES, 'process-document-output.jpg'),
+						type: 'jpeg',
+						quality: 80,
+					});
+				}
+				const keys = [
+					'transactionId',
+					'documentId',
+					'status',
+					'fields',
+					'skill',
+					'classification',
+					'businessRulesErrors',
+					'sourceFiles',
+					'pairing',
+					'resultFiles',
+					'uploadMethod',
+					'polls',
+					'failedPolls',
+				];
+				const missing = keys.filter((key) => !seen.has(key));
+				if (!text.includes('INV-1001') || missing.length)
+					throw new Error(
+						`missing: [${missing.join(', ')}] in ${[...seen].join(' ').slice(0, 300)}`,
+					);
+				if (
+					!sim.requestsTo('LaunchTransaction').length &&
+					!sim.requestsTo('CreateTransaction').length
+				)
+					throw new Error('the simulator got no transaction');
+			},
+		);
+
 		// An imported example has a trigger already; add the node to it from the node creator.
-		await page.goto(`${url}/workflow/vantageExDocument1`);
+		await page.goto(`${url}/workflow/vaExDocument1`);
 		await page.locator('[data-test-id="node-creator-plus-button"]').click();
 		await page.locator('[data-test-id="node-creator-search-bar"]').fill('ABBYY Vantage');
-		await page
+		const entry = page
 			.locator('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]')
 			.filter({ hasText: 'ABBYY Vantage' })
-			.first()
-			.click();
+			.first();
+		await entry.waitFor();
+		// One entry for the node and its trigger; n8n gives it the trigger's description.
+		const entryText = (await entry.innerText()).replace(/\s+/g, ' ');
+		await page.screenshot({ path: join(ARTIFACTS, '00-node-creator-search.png') });
+		await check(
+			'the node picker’s "ABBYY Vantage" entry describes the package, not only its trigger',
+			() => {
+				if (!entryText.includes('Process documents with ABBYY Vantage skills'))
+					throw new Error(`the entry reads: ${entryText}`);
+			},
+		);
+		await entry.click();
 		// The actions panel lists the operations; choosing one adds the node and opens it.
 		await page
 			.locator('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]')
@@ -554,7 +690,18 @@ async function main(): Promise<void> {
 					await selectOption(page, 'resource', screen.resource);
 					await selectOption(page, 'operation', screen.operation);
 					if (screen.then) await screen.then(page);
-					const labels = await visibleLabels(page);
+					// The panel re-renders after a switch; on a busy machine that can take a moment.
+					let labels = await visibleLabels(page);
+					for (
+						let tries = 0;
+						tries < 20 &&
+						(screen.shown.some((label) => !labels.includes(label)) ||
+							screen.hidden.some((label) => labels.includes(label)));
+						tries++
+					) {
+						await page.waitForTimeout(200);
+						labels = await visibleLabels(page);
+					}
 					await page.screenshot({
 						path: join(ARTIFACTS, `${String(index + 1).padStart(2, '0')}-${screen.slug}.png`),
 					});
@@ -617,21 +764,72 @@ async function main(): Promise<void> {
 					throw new Error('the simulator got no skill list request');
 			},
 		);
-		// Add and Sync map item fields to the chosen catalog's columns (resourceMapper).
-		const VENDOR_FIELDS = ['Record ID (using to match)', 'Name', 'Country'];
+		await check(
+			'Transaction → Process Document: the wait options read Wait Interval, Wait Interval Limit, Wait Timeout, together and in that order; Request Options has Request Timeout; Max Retries’ hint names Retry On Fail',
+			async () => {
+				await selectOption(page, 'resource', 'Transaction');
+				await selectOption(page, 'operation', 'Process Document');
+				const options = await optionsOffered(
+					page,
+					async () =>
+						await page.screenshot({ path: join(ARTIFACTS, 'process-document-options.png') }),
+				);
+				const waits = [
+					'Wait Interval (Seconds)',
+					'Wait Interval Limit (Seconds)',
+					'Wait Timeout (Seconds)',
+				];
+				const at = options.indexOf(waits[0]);
+				if (at === -1 || JSON.stringify(options.slice(at, at + 3)) !== JSON.stringify(waits))
+					throw new Error(`Options: [${options.join(', ')}]`);
+				for (const name of ['Delete After Reading', 'Concurrency', 'Upload Method'])
+					if (!options.includes(name)) throw new Error(`no ${name}: [${options.join(', ')}]`);
+				if (options.some((o) => o.startsWith('Timeout') || o.endsWith('…')))
+					throw new Error(`Options: [${options.join(', ')}]`);
+				const request = await optionsOffered(page, async () => undefined, 1);
+				const wanted = [
+					'Max Retries',
+					'Max Retry Delay (Seconds)',
+					'Request Timeout (Seconds)',
+					'Retry Delay (Seconds)',
+				];
+				if (JSON.stringify(request) !== JSON.stringify(wanted))
+					throw new Error(`Request Options: [${request.join(', ')}]`);
+				await page
+					.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]')
+					.nth(1)
+					.click();
+				await page.getByRole('option').filter({ hasText: 'Max Retries' }).first().click();
+				await page.waitForTimeout(300);
+				await page.screenshot({ path: join(ARTIFACTS, 'process-document-max-retries.png') });
+				const text = await page.locator('[data-test-id="ndv"]').innerText();
+				if (!text.includes('Retry On Fail')) throw new Error('no hint naming Retry On Fail');
+			},
+		);
+		// Add and Sync map item fields to the chosen catalog's columns (resourceMapper). Every field
+		// is shown by its ID; Sync matches on Record ID From (n8n marks that field), Add matches nothing.
 		let shot = screens.length + 2;
 		const screenshot = async (slug: string) =>
 			await page.screenshot({
 				path: join(ARTIFACTS, `${String(shot++).padStart(2, '0')}-${slug}.png`),
 			});
+		const VENDOR_FIELDS = {
+			Add: ['recordId', 'Name', 'Country'],
+			Sync: ['recordId (using to match)', 'Name', 'Country'],
+		};
 		const PRODUCT_FIELDS = [
-			'Record ID (using to match)',
+			'recordId (using to match)',
 			'Code',
 			'Name',
 			'Price',
 			'Stock',
 			'ValidFrom',
 		];
+		/** How often the NDV shows `text` (a notice counts once). */
+		const occurrences = async (text: string) =>
+			(await page.locator('[data-test-id="ndv"]').innerText()).split(text).length - 1;
+		const ID_NOTICE = 'also needs a field named recordId';
+		const N8N_AUTO_NOTICE = 'named the same as the columns';
 		/** Choose a catalog, wait for the mapper to show `expected`, and check it was read from Vantage. */
 		const loadsColumns = async (
 			mode: 'list' | 'id',
@@ -655,75 +853,116 @@ async function main(): Promise<void> {
 		] as const) {
 			const slug = `catalog-record-${operation.toLowerCase()}`;
 			const how = mode === 'list' ? 'From List' : 'By ID';
+			const fields = VENDOR_FIELDS[operation];
 			if (operation === 'Sync') {
 				// The catalog (and its columns) carried over from Add: another catalog first.
 				await check(
-					`Catalog Record → Sync: Catalog By ID "Products" loads its columns (Record ID, Code, Name, Price, Stock, ValidFrom); only Text and Integer ones can give the record ID`,
+					`Catalog Record → Sync: Catalog By ID "Products" loads its columns (recordId, Code, Name, Price, Stock, ValidFrom); only Text and Integer ones can give the record ID`,
 					async () => {
 						await selectOption(page, 'resource', 'Catalog Record');
 						await selectOption(page, 'operation', operation);
 						await loadsColumns(mode, 'Products', PRODUCT_FIELDS, `${slug}-products`);
 						const { options } = await matchingChoices(page);
-						const matchable = ['Record ID', 'Code', 'Name', 'Stock'];
+						const matchable = ['recordId', 'Code', 'Name', 'Stock'];
 						if (JSON.stringify(options) !== JSON.stringify(matchable))
 							throw new Error(`Record ID From options: [${options.join(', ')}]`);
 					},
 				);
 			}
 			await check(
-				`Catalog Record → ${operation}: Catalog ${how} "Vendors" loads its columns from Vantage: Record ID, Name, Country`,
+				`Catalog Record → ${operation}: Catalog ${how} "Vendors" loads its columns from Vantage: ${fields.join(', ')}`,
 				async () => {
 					if (operation === 'Add') {
 						await selectOption(page, 'resource', 'Catalog Record');
 						await selectOption(page, 'operation', operation);
 					}
-					await loadsColumns(mode, 'Vendors', VENDOR_FIELDS, `${slug}-columns`);
+					await loadsColumns(mode, 'Vendors', fields, `${slug}-columns`);
 					const labels = await visibleLabels(page);
 					if (!labels.includes('Mapping Column Mode'))
 						throw new Error(`labels: [${labels.join(', ')}]`);
 				},
 			);
+			if (operation === 'Add') {
+				await check(
+					'Catalog Record → Add: no Record ID From and no "(using to match)" (Add matches nothing); no notice in Map Each Column Manually',
+					async () => {
+						const selector = await page.locator('[data-test-id="matching-column-select"]').count();
+						if (selector) throw new Error('Record ID From is shown');
+						const text = await page.locator('[data-test-id="ndv"]').innerText();
+						if (text.includes('using to match')) throw new Error('"(using to match)" is shown');
+						if (await occurrences(ID_NOTICE)) throw new Error('the recordId notice is shown');
+					},
+				);
+			} else {
+				await check(
+					'Catalog Record → Sync: Record ID From offers recordId (chosen, and shown as chosen, by the label it has in the list) and the Text columns, with its hint',
+					async () => {
+						const { options, selected } = await matchingChoices(page);
+						if (
+							JSON.stringify(options) !== JSON.stringify(['recordId', 'Name', 'Country']) ||
+							JSON.stringify(selected) !== JSON.stringify(['recordId'])
+						)
+							throw new Error(
+								`options: [${options.join(', ')}]; selected: [${selected.join(', ')}]`,
+							);
+						const box = page.locator('[data-test-id="matching-column-select"]');
+						const shown = (await box.innerText()).split('\n').map((line) => line.trim());
+						// The chosen value: an input's value or placeholder, or a span, by Element Plus version.
+						const input = box.locator('input').first();
+						const chosen = [
+							...shown,
+							await input.inputValue().catch(() => ''),
+							(await input.getAttribute('placeholder').catch(() => '')) ?? '',
+							...(await box
+								.locator('.el-select__selected-item, .el-select__placeholder')
+								.allInnerTexts()),
+						].map((t) => t.trim());
+						if (!chosen.includes('recordId'))
+							throw new Error(`Record ID From shows: [${chosen.filter(Boolean).join(' / ')}]`);
+						if (!shown.some((line) => line.startsWith('Records are matched on this field')))
+							throw new Error(`no hint under Record ID From: [${shown.join(' / ')}]`);
+					},
+				);
+			}
 			await check(
-				`Catalog Record → ${operation}: Record ID From offers Record ID (chosen) and the Text columns`,
-				async () => {
-					const { options, selected } = await matchingChoices(page);
-					if (
-						JSON.stringify(options) !== JSON.stringify(['Record ID', 'Name', 'Country']) ||
-						JSON.stringify(selected) !== JSON.stringify(['Record ID'])
-					)
-						throw new Error(`options: [${options.join(', ')}]; selected: [${selected.join(', ')}]`);
-				},
-			);
-			await check(
-				`Catalog Record → ${operation}: Map Automatically hides the fields, Map Each Column Manually brings them back`,
+				`Catalog Record → ${operation}: Map Automatically hides the fields${operation === 'Add' ? ' and adds one notice below n8n’s, on the recordId field' : ', with n8n’s notice alone'}; Map Each Column Manually brings them back`,
 				async () => {
 					await chooseMappingMode(page, 'Map Automatically');
 					const auto = await waitForMapperFields(page, []);
-					const notice = await page
-						.locator('[data-test-id="resource-mapper-container"]')
-						.innerText();
 					await screenshot(`${slug}-auto-map`);
 					if (auto.length) throw new Error(`fields in auto-map: [${auto.join(', ')}]`);
-					if (!notice.includes('named the same as the columns'))
-						throw new Error(`no auto-map hint: ${notice}`);
+					if ((await occurrences(N8N_AUTO_NOTICE)) !== 1) throw new Error('no n8n auto-map notice');
+					const ours = await occurrences(ID_NOTICE);
+					if (ours !== (operation === 'Add' ? 1 : 0))
+						throw new Error(`the recordId notice shows ${ours} times`);
 					await chooseMappingMode(page, 'Map Each Column Manually');
-					const manual = await waitForMapperFields(page, VENDOR_FIELDS);
-					if (JSON.stringify(manual) !== JSON.stringify(VENDOR_FIELDS))
+					const manual = await waitForMapperFields(page, fields);
+					if (JSON.stringify(manual) !== JSON.stringify(fields))
 						throw new Error(`fields after switching back: [${manual.join(', ')}]`);
+					if (await occurrences(ID_NOTICE))
+						throw new Error('the recordId notice stays in Map Each Column Manually');
 				},
 			);
 		}
 		await check(
-			'Catalog Record → Sync: the notice says the input is the complete content; Options offer Dry Run, Max Share to Delete, Reindex After Sync',
+			'Catalog Record → Sync: Dry Run is a parameter of its own; the notice says the input is the complete content and what a missing column does; Options offer Max Share to Delete and Reindex After Sync',
 			async () => {
+				const labels = await visibleLabels(page);
+				if (!labels.includes('Dry Run')) throw new Error(`no Dry Run: [${labels.join(', ')}]`);
 				const notice = await page.locator('[data-test-id="ndv"]').innerText();
 				if (!notice.includes('records not among them are deleted'))
 					throw new Error('no notice that records not in the input are deleted');
-				await expectOptionsOffered(
+				if (!notice.includes('A column an item lacks keeps the value the catalog holds'))
+					throw new Error('no word on columns an item lacks');
+				const offered = await optionsOffered(
 					page,
-					['Dry Run', 'Max Share to Delete (%)', 'Reindex After Sync'],
 					async () => await screenshot('catalog-record-sync-options'),
 				);
+				const missing = ['Max Share to Delete (%)', 'Reindex After Sync'].filter(
+					(o) => !offered.includes(o),
+				);
+				if (missing.length || offered.includes('Dry Run'))
+					throw new Error(`Options offered: [${offered.join(', ')}]`);
 			},
 		);
 

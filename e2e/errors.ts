@@ -27,8 +27,8 @@ type Item = { json: Json; pairedItem?: unknown };
 
 const NODE = 'ABBYY Vantage';
 
-const WRONG_PASSWORD = { id: 'vantageCredBadPwd', name: 'Vantage, wrong password' };
-const WRONG_SECRET = { id: 'vantageCredBadSec', name: 'Vantage, wrong client secret' };
+const WRONG_PASSWORD = { id: 'vaCredBadPwd', name: 'Vantage, wrong password' };
+const WRONG_SECRET = { id: 'vaCredBadSec', name: 'Vantage, wrong client secret' };
 
 /** A two-node workflow: Manual Trigger → (items) → ABBYY Vantage with Continue On Fail. */
 function workflow(
@@ -154,7 +154,7 @@ function errorOf(item: Item): { error: unknown; httpCode: unknown; description: 
 
 const ROWS: Row[] = [
 	{
-		id: 'vantageE2eErrPw01',
+		id: 'vaE2eErrPw01',
 		name: 'a wrong password: the OAuth error and its advice, no httpCode, one sign-in, no API request',
 		parameters: { resource: 'skill', operation: 'getMany', returnAll: true },
 		credential: WRONG_PASSWORD,
@@ -169,7 +169,7 @@ const ROWS: Row[] = [
 		},
 	},
 	{
-		id: 'vantageE2eErrSc01',
+		id: 'vaE2eErrSc01',
 		name: 'a wrong client secret (client credentials): invalid_client, pointing at the client fields',
 		parameters: { resource: 'skill', operation: 'getMany', returnAll: true },
 		credential: WRONG_SECRET,
@@ -184,7 +184,7 @@ const ROWS: Row[] = [
 		},
 	},
 	{
-		id: 'vantageE2eErr40401',
+		id: 'vaE2eErr40401',
 		name: '404 on an export id: not retried, the service detail, httpCode 404',
 		parameters: statusOf(UNKNOWN_EXPORT),
 		assert: (items, log) => {
@@ -201,7 +201,7 @@ const ROWS: Row[] = [
 		},
 	},
 	{
-		id: 'vantageE2eErrRa01',
+		id: 'vaE2eErrRa01',
 		name: '429 with Retry-After: 1 on a read: sent again after at least 1 s, then success',
 		parameters: statusOf('{{export}}'),
 		arrange: (setup) => {
@@ -219,7 +219,7 @@ const ROWS: Row[] = [
 		},
 	},
 	{
-		id: 'vantageE2eErrRb01',
+		id: 'vaE2eErrRb01',
 		name: '429 without Retry-After on a read: sent again, then success',
 		parameters: statusOf('{{export}}'),
 		arrange: (setup) => {
@@ -234,7 +234,7 @@ const ROWS: Row[] = [
 		},
 	},
 	{
-		id: 'vantageE2eErrCa01',
+		id: 'vaE2eErrCa01',
 		name: '429 with Retry-After: 1 on a create (not processed): sent again after at least 1 s, one export created',
 		parameters: createExport,
 		arrange: once('CreateTransactionStepsExportRequest', TOO_MANY_WAIT_1),
@@ -251,7 +251,7 @@ const ROWS: Row[] = [
 		},
 	},
 	{
-		id: 'vantageE2eErrCb01',
+		id: 'vaE2eErrCb01',
 		name: '429 without Retry-After on a create: sent again, one export created',
 		parameters: createExport,
 		arrange: once('CreateTransactionStepsExportRequest', TOO_MANY),
@@ -265,7 +265,7 @@ const ROWS: Row[] = [
 		},
 	},
 	{
-		id: 'vantageE2eErrCc01',
+		id: 'vaE2eErrCc01',
 		name: '429 on every attempt of a create: 4 attempts, then the rate-limit error saying it was not processed',
 		parameters: { ...createExport, requestOptions: { retryDelay: 0.2 } },
 		arrange: always('CreateTransactionStepsExportRequest', TOO_MANY),
@@ -287,7 +287,7 @@ const ROWS: Row[] = [
 		},
 	},
 	{
-		id: 'vantageE2eErrTk01',
+		id: 'vaE2eErrTk01',
 		name: 'a revoked token: 401 → one sign-in → the request again → success',
 		parameters: statusOf('{{export}}'),
 		arrange: (setup) => {
@@ -302,7 +302,7 @@ const ROWS: Row[] = [
 		},
 	},
 	{
-		id: 'vantageE2eErrWt01',
+		id: 'vaE2eErrWt01',
 		name: '500 during Wait For Export: the wait polls on and succeeds, counting the failed poll',
 		parameters: {
 			resource: 'report',
@@ -326,7 +326,7 @@ const ROWS: Row[] = [
 		},
 	},
 	{
-		id: 'vantageE2eErrDc01',
+		id: 'vaE2eErrDc01',
 		name: 'a second document on a Document-skill transaction: refused with the detail and the one-document rule, sent once',
 		parameters: {
 			resource: 'transactionDocument',
@@ -365,7 +365,7 @@ const ROWS: Row[] = [
 		},
 	},
 	{
-		id: 'vantageE2eErrRs01',
+		id: 'vaE2eErrRs01',
 		name: 'a dropped connection on a read: retried (4 attempts), naming the socket’s code',
 		parameters: { ...statusOf('{{export}}'), requestOptions: { retryDelay: 0.1 } },
 		arrange: (setup) => {
@@ -380,7 +380,7 @@ const ROWS: Row[] = [
 		},
 	},
 	{
-		id: 'vantageE2eErrRs02',
+		id: 'vaE2eErrRs02',
 		name: 'a dropped connection on a create: sent once, and the error says it may have been applied',
 		parameters: createExport,
 		arrange: always('CreateTransactionStepsExportRequest', { kind: 'reset' }),

@@ -14,7 +14,7 @@ import { n8n, parseRun, type N8nInstance } from './lib/n8n';
 import { setUp, type Setup } from './lib/setup';
 
 /** e2e/workflows/process-skill-splitting.json */
-const WORKFLOW = 'vantageE2ePair001';
+const WORKFLOW = 'vaE2ePair001';
 const NODE = 'Process together';
 
 type Json = Record<string, unknown>;

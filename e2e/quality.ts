@@ -22,8 +22,8 @@ type Json = Record<string, unknown>;
 type Item = { json: Json; binary?: Record<string, Json> };
 
 /** examples/quality-digest.json and e2e/workflows/qa-reports.json */
-const DIGEST = 'vantageExQuality01';
-const REPORTS = 'vantageE2eQaRep01';
+const DIGEST = 'vaExQuality01';
+const REPORTS = 'vaE2eQaRep01';
 const QA = '/api/reporting/v2/qa/process-skills';
 
 function assert(condition: unknown, message: string): asserts condition {

@@ -70,7 +70,7 @@ const WORKER_CONCURRENCY = 30;
 const HELD = 40;
 /** The second credential, used only by the token-lifetime phase: its own stored token. */
 const SHORT_TOKENS = {
-	id: 'vantageCred000002',
+	id: 'vaCred000002',
 	name: 'ABBYY Vantage account (short-lived tokens)',
 };
 /** Token lifetime in the token-lifetime phase (seconds), and how many expiries it runs through. */
@@ -99,11 +99,11 @@ const CATALOG = 'Queue / Vendors';
 /** Catalog records no call names: they must survive every phase. */
 const UNTOUCHED = Array.from({ length: 500 }, (_, i) => `keep-${i}`);
 const WORKFLOWS = {
-	process: 'vantageQueueProc01',
-	delete: 'vantageQueueDel001',
-	export: 'vantageQueueExp001',
-	trigger: 'vantageQueueTrig01',
-	expiry: 'vantageQueueTtl001',
+	process: 'vaQueueProc01',
+	delete: 'vaQueueDel001',
+	export: 'vaQueueExp001',
+	trigger: 'vaQueueTrig01',
+	expiry: 'vaQueueTtl001',
 } as const;
 const WEBHOOK_WORKFLOWS = [WORKFLOWS.process, WORKFLOWS.delete, WORKFLOWS.export];
 const FINAL = new Set(['success', 'error', 'crashed', 'canceled']);

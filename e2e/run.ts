@@ -159,7 +159,7 @@ async function invoicesExample(
 	);
 	for (const old of readdirSync(folders.spreadsheets)) rmSync(join(folders.spreadsheets, old));
 	sim.clearLog();
-	const execution = await execute(instance, 'vantageExInvoices1', {
+	const execution = await execute(instance, 'vaExInvoices1', {
 		N8N_DEFAULT_BINARY_DATA_MODE: mode,
 	});
 	const label = mode === 'default' ? 'memory' : 'filesystem';
@@ -292,18 +292,17 @@ const NO_WRITES = Object.fromEntries(WRITES.map((route) => [route, 0]));
 
 /**
  * examples/catalog-sync.json and its e2e variants against the seeded `Vendors` catalog
- * (./lib/vendors.ts): a dry run first, the sync, the same sync again, a partial source refused,
- * then Catalog Record → Add with a row Vantage rejects.
+ * (./lib/vendors.ts): the example as shipped (Dry Run on), the same dry run saved at node version
+ * 1 (Dry Run under Options), the sync applied, the same sync again, a partial source refused, then
+ * Catalog Record → Add with a row Vantage rejects.
  */
 async function catalogSync(setup: Setup): Promise<Execution[]> {
 	const { instance, sim } = setup;
 	const expectedCatalog = catalogOf(SOURCE_VENDORS.map(recordOf));
 
-	console.log(
-		'\nexamples/catalog-sync.json, Dry Run first (e2e/workflows/catalog-sync-dry-run.json)',
-	);
+	console.log('\nexamples/catalog-sync.json as shipped: Dry Run on');
 	sim.clearLog();
-	const dry = await execute(instance, 'vantageE2eSyncDry1');
+	const dry = await execute(instance, 'vaExSync00001');
 	await check(
 		'Dry Run outputs the plan (3 to add, 3 to update, 2 to delete, 5 unchanged) with the IDs of each',
 		() => {
@@ -359,9 +358,27 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 		},
 	);
 
-	console.log('\nexamples/catalog-sync.json');
+	console.log(
+		'\na workflow saved at node version 1, Dry Run under Options (e2e/workflows/catalog-sync-dry-run.json)',
+	);
 	sim.clearLog();
-	const first = await execute(instance, 'vantageExSync00001');
+	const dryV1 = await execute(instance, 'vaE2eSyncDry1');
+	await check('the same plan, and nothing written', () => {
+		succeeded(dryV1);
+		equal(
+			output(dryV1.run, 'Sync Vendors catalog')[0].json,
+			output(dry.run, 'Sync Vendors catalog')[0].json,
+			'summary',
+		);
+		equal(writes(sim), NO_WRITES, 'write requests');
+		equal(sim.catalogRecords(SYNC_CATALOG), CATALOG_BEFORE, 'records (ids, fields, order)');
+	});
+
+	console.log(
+		'\nexamples/catalog-sync.json with Dry Run off (e2e/workflows/catalog-sync-apply.json)',
+	);
+	sim.clearLog();
+	const first = await execute(instance, 'vaE2eSyncApp1');
 	await check(
 		'runs to success: one summary with exact counts (3 added, 3 updated, 2 deleted, 5 unchanged, 0 failed)',
 		() => {
@@ -460,9 +477,9 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 		},
 	);
 
-	console.log('\nexamples/catalog-sync.json again, nothing changed in the export');
+	console.log('\nthe same sync again, nothing changed in the export');
 	sim.clearLog();
-	const again = await execute(instance, 'vantageExSync00001');
+	const again = await execute(instance, 'vaE2eSyncApp1');
 	await check(
 		'the second run changes nothing: 0 to add, update or delete, 11 unchanged, no write requests, no reindex',
 		() => {
@@ -492,7 +509,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 
 	console.log('\na partial source (e2e/workflows/catalog-sync-partial-source.json)');
 	sim.clearLog();
-	const partial = await execute(instance, 'vantageE2eSyncPart');
+	const partial = await execute(instance, 'vaE2eSyncPart');
 	await check(
 		'a source missing 8 of 11 vendors is refused by Max Share to Delete with a readable error; nothing is written',
 		() => {
@@ -517,7 +534,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 	);
 	sim.addCatalog('Suppliers');
 	sim.clearLog();
-	const addContinue = await execute(instance, 'vantageE2eAddRej01');
+	const addContinue = await execute(instance, 'vaE2eAddRej01');
 	await check(
 		'with Continue On Fail: the empty-Name row is failed with "CannotBeEmpty Column: Name", the others are added; the field that is no column is named as ignored',
 		() => {
@@ -588,7 +605,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 	);
 	sim.addCatalog('Suppliers');
 	sim.clearLog();
-	const addStop = await execute(instance, 'vantageE2eAddRej02');
+	const addStop = await execute(instance, 'vaE2eAddRej02');
 	await check(
 		'without Continue On Fail the run stops with an error naming the rejected row and its reason; the others are added',
 		() => {
@@ -601,7 +618,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 			equal(sim.recordIds('Suppliers'), ['S-1', 'S-3'], 'records');
 		},
 	);
-	return [dry, first, again, partial, addContinue, addStop];
+	return [dry, dryV1, first, again, partial, addContinue, addStop];
 }
 
 async function main(): Promise<void> {
@@ -611,7 +628,7 @@ async function main(): Promise<void> {
 	console.log(`\n[e2e] ${hostVersions().label}`);
 
 	console.log('\nexamples/catalog-cleanup.json');
-	const cleanup = await execute(instance, 'vantageExCleanup01');
+	const cleanup = await execute(instance, 'vaExCleanup01');
 	await check('runs to success inside n8n', () => {
 		equal(cleanup.code, 0, 'exit code');
 		equal(cleanup.run?.status, 'success', 'status');
@@ -675,7 +692,7 @@ async function main(): Promise<void> {
 	);
 
 	console.log('\nexamples/report-to-files.json');
-	const report = await execute(instance, 'vantageExReport001');
+	const report = await execute(instance, 'vaExReport001');
 	await check('create → wait → download runs to success', () => {
 		equal(report.code, 0, 'exit code');
 		equal(report.run?.status, 'success', 'status');
@@ -719,7 +736,7 @@ async function main(): Promise<void> {
 	});
 
 	console.log('\nexamples/add-document.json');
-	const added = await execute(instance, 'vantageExDocument1');
+	const added = await execute(instance, 'vaExDocument1');
 	await check('the document was added with exactly the configured fields', () => {
 		equal(added.run?.status, 'success', 'status');
 		const json = output(added.run, 'Add document')[0].json;
@@ -742,7 +759,7 @@ async function main(): Promise<void> {
 	console.log('\ntoken expiry');
 	sim.revokeTokens();
 	sim.clearLog();
-	const refreshed = await execute(instance, 'vantageExDocument1');
+	const refreshed = await execute(instance, 'vaExDocument1');
 	await check('a revoked token → 401 → one refresh through preAuthentication → success', () => {
 		equal(refreshed.run?.status, 'success', 'status');
 		equal(
@@ -759,7 +776,7 @@ async function main(): Promise<void> {
 
 	console.log('\nexamples/email-attachments.json');
 	sim.clearLog();
-	const email = await execute(instance, 'vantageExEmail0001');
+	const email = await execute(instance, 'vaExEmail0001');
 	await check('the manual path runs to success; the disabled e-mail trigger does not run', () => {
 		succeeded(email);
 		const runData = ((email.run?.data as Json).resultData as Json).runData as Json;
@@ -829,7 +846,7 @@ async function main(): Promise<void> {
 
 	console.log('\nProcess skill, several input items in one transaction');
 	sim.clearLog();
-	const combined = await execute(instance, 'vantageE2eProc001');
+	const combined = await execute(instance, 'vaE2eProc001');
 	await check(
 		'one item per document (two per file), each paired with the input item its file came from',
 		() => {
@@ -886,7 +903,7 @@ async function main(): Promise<void> {
 	console.log('\nmanual review');
 	sim.clearLog();
 	sim.scriptNextTransaction({ processing: { polls: 0 }, manualReview: { polls: 1000 } });
-	const review = await execute(instance, 'vantageE2eRevw001');
+	const review = await execute(instance, 'vaE2eRevw001');
 	await check(
 		'On Manual Review = output: one item with the transaction ID and the review link',
 		() => {
@@ -911,7 +928,7 @@ async function main(): Promise<void> {
 
 	console.log('\nfailures');
 	sim.scriptNextExport({ path: ['Processing', 'Failed'] });
-	const failing = await execute(instance, 'vantageE2eFail001');
+	const failing = await execute(instance, 'vaE2eFail001');
 	await check('a failing export stops the workflow with a readable error', () => {
 		assert(failing.code !== 0, 'exit code');
 		assert(runError(failing.run), 'an error is recorded');
@@ -924,7 +941,7 @@ async function main(): Promise<void> {
 		);
 	});
 	sim.scriptNextExport({ path: ['Processing', 'Failed'] });
-	const failingContinue = await execute(instance, 'vantageE2eFail002');
+	const failingContinue = await execute(instance, 'vaE2eFail002');
 	await check(
 		'with Continue On Fail the error item carries status, correlation ID and pairedItem',
 		() => {
@@ -942,7 +959,7 @@ async function main(): Promise<void> {
 		},
 	);
 	sim.clearLog();
-	const bad = await execute(instance, 'vantageE2eBad0001');
+	const bad = await execute(instance, 'vaE2eBad0001');
 	await check(
 		'bad record IDs give a readable error naming the field, the position and the item, and send nothing',
 		() => {
@@ -955,7 +972,7 @@ async function main(): Promise<void> {
 			equal(sim.requestsTo('DeleteRecords').length, 0, 'delete requests');
 		},
 	);
-	const badContinue = await execute(instance, 'vantageE2eBad0002');
+	const badContinue = await execute(instance, 'vaE2eBad0002');
 	await check(
 		'with Continue On Fail, the bad item is an error item paired with its input; the good one is deleted',
 		() => {
@@ -984,7 +1001,7 @@ async function main(): Promise<void> {
 				.filter((f) => f.startsWith('database.sqlite'))
 				.map((f) => readFileSync(join(dbDir, f)).toString('latin1'))
 				.join('\n');
-			assert(stored.includes('vantageE2eBad0002'), 'executions were stored');
+			assert(stored.includes('vaE2eBad0002'), 'executions were stored');
 			const outputs = [
 				cleanup,
 				report,

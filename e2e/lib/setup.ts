@@ -30,7 +30,7 @@ import { EXAMPLE_FOLDERS, writeSamples, type SampleFolder } from './samples';
 import { CATALOG_BEFORE, SYNC_CATALOG } from './vendors';
 
 export const PACKAGE = 'n8n-nodes-abbyy-vantage';
-export const CREDENTIAL = { id: 'vantageCred000001', name: 'ABBYY Vantage account' };
+export const CREDENTIAL = { id: 'vaCred000001', name: 'ABBYY Vantage account' };
 export const CLEANUP_CATALOG = 'Vendors / EU 2026';
 /** The transaction id the add-document example carries; replaced by a simulator transaction. */
 const EXAMPLE_TRANSACTION_ID = '00000000-0000-4000-8000-000000000000';

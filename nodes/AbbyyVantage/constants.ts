@@ -21,15 +21,15 @@ export const MAX_RECORDS_PER_REQUEST = 5000;
 export const MIN_POLL_INTERVAL_MS = 1000;
 
 /**
- * The wait schedule of every status wait: a check at once, then one every Poll Interval (default
- * 1 s) until each pause may be this share of the time waited so far, up to Max Poll Interval. A job
- * is noticed at most this share of its duration late (at least Poll Interval, at most Max Poll
- * Interval); the checks a job costs grow with the logarithm of its duration: a 1.5-s job is noticed
+ * The wait schedule of every status wait: a check at once, then one every Wait Interval (default
+ * 1 s) until each pause may be this share of the time waited so far, up to Wait Interval Limit. A job
+ * is noticed at most this share of its duration late (at least Wait Interval, at most Wait
+ * Interval Limit); the checks a job costs grow with the logarithm of its duration: a 1.5-s job is noticed
  * at 2 s, a 60-s job costs 13 checks, where polling every second costs 61.
  */
 export const POLL_GROWTH = 0.4;
 
-/** The first waits of every status wait (Poll Interval's default), the least Vantage allows. */
+/** The first waits of every status wait (Wait Interval's default), the least Vantage allows. */
 export const DEFAULT_POLL_INTERVAL_SECONDS = 1;
 
 /** Ids an output lists per list (Sync's plan, records kept as they are, duplicates); counts are complete. */

@@ -26,8 +26,11 @@ export class AbbyyVantageTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["event"]}}',
+		// n8n's node picker shows one "ABBYY Vantage" entry for this trigger and the action node, and
+		// gives it the trigger's description (useActionsGeneration.ts: "default to trigger
+		// description"): it speaks for both.
 		description:
-			'Starts a workflow when ABBYY Vantage transactions finish or wait for manual review, or an export is ready',
+			'Process documents with ABBYY Vantage skills, keep catalogs in sync, get reports, and start workflows when transactions finish',
 		defaults: { name: 'ABBYY Vantage Trigger' },
 		polling: true,
 		inputs: [],

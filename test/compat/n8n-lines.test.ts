@@ -135,6 +135,30 @@ describe('every n8n-workflow line: 2.41, 1.120.31 (n8n 1.123) and 1.83.0 (n8n 1.
 		for (const node of nodes) expect(node.description.outputs).toEqual(['main']);
 	});
 
+	it('resolves the parameters of every version, resource and operation as n8n does, the same on every line', () => {
+		const parameters = (r: ProbeResult) => r.fingerprint.parameters as Record<string, unknown>;
+		const cases = Object.keys(parameters(current));
+		// Both nodes, every version, every operation of the 36, each in both mapping modes.
+		expect(cases.length).toBeGreaterThan(2 * 36);
+		expect(cases).toEqual(
+			expect.arrayContaining(['abbyyVantage 1.1 catalogRecord add autoMapInputData']),
+		);
+		for (const line of [current, last1x, oldest]) {
+			const refused = Object.entries(parameters(line)).filter(
+				([, shown]) => typeof shown === 'string',
+			);
+			expect({ version: line.version, refused }).toEqual({ version: line.version, refused: [] });
+		}
+		expect(parameters(last1x)).toEqual(parameters(current));
+		expect(parameters(oldest)).toEqual(parameters(current));
+		expect(parameters(current)['abbyyVantage 1.1 catalogRecord add autoMapInputData']).toContain(
+			'recordIdNotice',
+		);
+		expect(parameters(current)['abbyyVantage 1.1 catalogRecord add defineBelow']).not.toContain(
+			'recordIdNotice',
+		);
+	});
+
 	it('reads answers, failures without an answer and refused sign-ins into the same error items', () => {
 		for (const other of [last1x, oldest]) {
 			expect(other.fingerprint.failures).toEqual(current.fingerprint.failures);

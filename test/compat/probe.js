@@ -68,6 +68,63 @@ async function main() {
 		};
 	});
 
+	// What n8n does first with every workflow that holds the node: resolve its parameters (n8n-workflow
+	// 1.x refuses the whole node when a displayOptions key cannot be ordered). For every version,
+	// resource and operation: the parameters shown, or the error.
+	const parameters = {};
+	const helpers = workflow.NodeHelpers;
+	// n8n-workflow 1.83 has no node type description among these arguments (1.9x on have).
+	const withDescription = (description) =>
+		helpers.getNodeParameters.length >= 6 ? [description] : [];
+	for (const { description } of nodes) {
+		const versions = [].concat(description.version);
+		const resource = description.properties.find((p) => p.name === 'resource');
+		const operationsOf = (value) =>
+			description.properties
+				.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(value))
+				.flatMap((p) => p.options.map((o) => o.value));
+		const cases = resource
+			? resource.options.flatMap((r) =>
+					operationsOf(r.value).map((operation) => ({ resource: r.value, operation })),
+				)
+			: [{}];
+		for (const version of versions) {
+			for (const values of cases) {
+				for (const mappingMode of ['defineBelow', 'autoMapInputData']) {
+					const given = { ...values, columns: { mappingMode, value: null } };
+					const typed = {
+						...node,
+						type: description.name,
+						typeVersion: version,
+						parameters: given,
+					};
+					const key = [description.name, version, values.resource, values.operation, mappingMode]
+						.filter((part) => part !== undefined)
+						.join(' ');
+					try {
+						const resolved = helpers.getNodeParameters(
+							description.properties,
+							given,
+							true,
+							false,
+							typed,
+							...withDescription(description),
+						);
+						const noticesShown = description.properties
+							.filter((p) => p.type === 'notice')
+							.filter((p) =>
+								helpers.displayParameter(given, p, typed, ...withDescription(description), given),
+							)
+							.map((p) => p.name);
+						parameters[key] = [...Object.keys(resolved ?? {}), ...noticesShown].sort();
+					} catch (error) {
+						parameters[key] = `error: ${error.message}`;
+					}
+				}
+			}
+		}
+	}
+
 	const ctxOf = { itemIndex: 3, action: 'adding the document', attempts: 1, creates: true };
 	const asItem = (failure) => {
 		const apiError = errors.toNodeApiError(node, failure, ctxOf);
@@ -138,6 +195,7 @@ async function main() {
 	const fingerprint = {
 		nodes,
 		credentials,
+		parameters,
 		failures,
 		signIn,
 		badInput: {

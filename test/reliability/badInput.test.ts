@@ -210,12 +210,12 @@ const badCases: BadCase[] = [
 		message: /^Files must be one of "all", "one", not "some"/,
 	},
 	{
-		name: 'Poll Interval below 1 s',
+		name: 'Wait Interval below 1 s',
 		parameters: nodeParams('report', 'waitForExport', {
 			requestId: 'r',
 			options: { pollInterval: 0.2 },
 		}),
-		message: /^Poll Interval must be between 1 and 86400 seconds/,
+		message: /^Wait Interval must be between 1 and 86400 seconds/,
 	},
 	{
 		name: 'Max Retries above 10',

@@ -247,15 +247,27 @@ export interface PollDefaults {
 	timeoutDescription: string;
 }
 
-/** How the pauses between status checks grow, for the poll options' descriptions. */
+/** How the pauses between status checks grow, for the wait options' descriptions. */
 export const POLL_GROWTH_TEXT = `later pauses grow to ${POLL_GROWTH * 100} % of the time waited so far`;
 
-/** Poll Interval, Max Poll Interval and Timeout, for an options collection. */
+/**
+ * The wait settings, for an options collection: named "Wait …" so that, sorted as n8n lists
+ * options, they stand together, in the order they apply, and apart from Request Options' Request
+ * Timeout. Only the display names changed; `pollInterval`, `maxPollInterval` and `timeout` are
+ * what saved workflows hold.
+ */
+export const WAIT_OPTION_NAMES = {
+	pollInterval: 'Wait Interval',
+	maxPollInterval: 'Wait Interval Limit',
+	timeout: 'Wait Timeout',
+} as const;
+
+/** Wait Interval, Wait Interval Limit and Wait Timeout, for an options collection. */
 export function pollOptions(defaults: PollDefaults): INodeProperties[] {
 	const { intervalSeconds, maxIntervalSeconds, timeoutSeconds, timeoutDescription } = defaults;
 	return [
 		{
-			displayName: 'Max Poll Interval (Seconds)',
+			displayName: `${WAIT_OPTION_NAMES.maxPollInterval} (Seconds)`,
 			name: 'maxPollInterval',
 			type: 'number',
 			typeOptions: { minValue: 1 },
@@ -263,15 +275,15 @@ export function pollOptions(defaults: PollDefaults): INodeProperties[] {
 			description: `The longest pause between two status checks: ${POLL_GROWTH_TEXT} up to this, so a long job is noticed at most that share of its duration late`,
 		},
 		{
-			displayName: 'Poll Interval (Seconds)',
+			displayName: `${WAIT_OPTION_NAMES.pollInterval} (Seconds)`,
 			name: 'pollInterval',
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: intervalSeconds,
-			description: `The wait between the first status checks, and the shortest (Vantage asks for at most one check a second); ${POLL_GROWTH_TEXT}, up to Max Poll Interval`,
+			description: `The wait between the first status checks, and the shortest (Vantage asks for at most one check a second); ${POLL_GROWTH_TEXT}, up to ${WAIT_OPTION_NAMES.maxPollInterval}`,
 		},
 		{
-			displayName: 'Timeout (Seconds)',
+			displayName: `${WAIT_OPTION_NAMES.timeout} (Seconds)`,
 			name: 'timeout',
 			type: 'number',
 			typeOptions: { minValue: 1 },
@@ -291,7 +303,7 @@ export function readPollSettings(
 	const intervalMs = requireSeconds(
 		ctx,
 		itemIndex,
-		'Poll Interval',
+		WAIT_OPTION_NAMES.pollInterval,
 		options.pollInterval ?? defaults.intervalSeconds,
 		1,
 		DAY_SECONDS,
@@ -299,7 +311,7 @@ export function readPollSettings(
 	const maxIntervalMs = requireSeconds(
 		ctx,
 		itemIndex,
-		'Max Poll Interval',
+		WAIT_OPTION_NAMES.maxPollInterval,
 		options.maxPollInterval ?? defaults.maxIntervalSeconds,
 		1,
 		DAY_SECONDS,
@@ -307,7 +319,7 @@ export function readPollSettings(
 	const timeoutMs = requireSeconds(
 		ctx,
 		itemIndex,
-		'Timeout',
+		WAIT_OPTION_NAMES.timeout,
 		options.timeout ?? defaults.timeoutSeconds,
 		1,
 		MAX_WAIT_SECONDS,
@@ -331,6 +343,7 @@ const DEFAULT_MAX_RETRY_DELAY = DEFAULT_RETRY_SETTINGS.maxDelayMs / SECOND_MS;
 const DEFAULT_RETRY_DELAY = DEFAULT_RETRY_SETTINGS.initialDelayMs / SECOND_MS;
 const DEFAULT_TIMEOUT = DEFAULT_RETRY_SETTINGS.timeoutMs / SECOND_MS;
 
+/** Request Options: how each HTTP request is sent. `timeout` keeps its name for saved workflows. */
 export const requestOptionsProperty: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
@@ -346,6 +359,7 @@ export const requestOptionsProperty: INodeProperties = {
 			default: DEFAULT_MAX_RETRIES,
 			description:
 				'How often to resend a request that is safe to repeat after a rate limit (429), a gateway failure (502–504) or a network failure. Requests that create something are resent only when Vantage cannot have processed them (429, refused connection).',
+			hint: 'Resends one request inside the node, and only when that is safe. n8n’s Settings → Retry On Fail instead runs the whole node again after it failed, which repeats what it had already created (transactions, exports).',
 		},
 		{
 			displayName: 'Max Retry Delay (Seconds)',
@@ -356,20 +370,21 @@ export const requestOptionsProperty: INodeProperties = {
 			description: 'Longest wait before a retry. A Retry-After asking for longer ends the retries.',
 		},
 		{
+			displayName: 'Request Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_TIMEOUT,
+			description:
+				'How long to wait for each response. How long a wait for a transaction, export or reindex may take is the Wait Timeout option.',
+		},
+		{
 			displayName: 'Retry Delay (Seconds)',
 			name: 'retryDelay',
 			type: 'number',
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: DEFAULT_RETRY_DELAY,
 			description: 'Wait before the first retry; it doubles for each further retry',
-		},
-		{
-			displayName: 'Timeout (Seconds)',
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: DEFAULT_TIMEOUT,
-			description: 'How long to wait for each response',
 		},
 	],
 };
@@ -394,6 +409,6 @@ export function readRetrySettings(ctx: IExecuteFunctions): RetrySettings {
 		timeoutMs:
 			options.timeout === undefined
 				? d.timeoutMs
-				: requireSeconds(ctx, 0, 'Timeout', options.timeout, 1, 3600),
+				: requireSeconds(ctx, 0, 'Request Timeout', options.timeout, 1, 3600),
 	};
 }

@@ -18,8 +18,10 @@ const FIELD_TYPES: Record<string, ResourceMapperField['type']> = {
 };
 
 /**
- * The columns of the chosen catalog for the Columns mapper (GetCatalog), after a "Record ID"
- * field. Any field can be the one matched on: its value becomes the record id.
+ * The columns of the chosen catalog for the Columns mapper (GetCatalog), after a `recordId`
+ * field. Any field can be the one matched on: its value becomes the record id. Every field is
+ * shown by its ID, the name Map Automatically looks for in the input: n8n's Record ID From shows
+ * the chosen field's ID, not its display name.
  */
 export async function getCatalogColumns(
 	this: ILoadOptionsFunctions,
@@ -34,7 +36,7 @@ export async function getCatalogColumns(
 	const fields: ResourceMapperField[] = [
 		{
 			id: RECORD_ID_FIELD,
-			displayName: 'Record ID',
+			displayName: RECORD_ID_FIELD,
 			required: true,
 			defaultMatch: true,
 			canBeUsedToMatch: true,

@@ -51,12 +51,14 @@ describe('Catalog Record → Add', () => {
 		expect(Object.values(mapping).map(evaluations)).toEqual([3, 3, 3]);
 	});
 
-	test('the Columns mapper loads the catalog’s columns after a Record ID field', async () => {
+	test('the Columns mapper loads the catalog’s columns after a recordId field, each shown by its ID', async () => {
 		const result = (await resourceMapping(f.store, 'getCatalogColumns', {
 			catalogId: rl(PRODUCTS),
 		})) as {
 			fields: IDataObject[];
 		};
+		// n8n's Record ID From shows the chosen field's ID: every field's label is its ID.
+		expect(result.fields.every((field) => field.displayName === field.id)).toBe(true);
 		expect(result.fields.map((field) => [field.id, field.type, field.required])).toEqual([
 			['recordId', 'string', true],
 			['Code', 'string', true],
@@ -65,6 +67,28 @@ describe('Catalog Record → Add', () => {
 			['Stock', 'number', false],
 			['ValidFrom', 'dateTime', false],
 		]);
+	});
+
+	test('Add maps without matching (no Record ID From); its recordId notice shows under Map Automatically only', () => {
+		const properties = new AbbyyVantage().description.properties.filter((p) =>
+			p.displayOptions?.show?.operation?.some((o) => o === 'add' || o === 'sync'),
+		);
+		const columns = (operation: string) =>
+			properties.find(
+				(p) => p.name === 'columns' && p.displayOptions?.show?.operation?.includes(operation),
+			)?.typeOptions?.resourceMapper;
+		expect(columns('add')).toMatchObject({ mode: 'add' });
+		expect(columns('add')?.matchingFieldsLabels).toBeUndefined();
+		expect(columns('sync')).toMatchObject({
+			mode: 'upsert',
+			matchingFieldsLabels: { title: 'Record ID From' },
+		});
+		const notices = properties.filter((p) => p.name === 'recordIdNotice');
+		expect(notices).toHaveLength(1);
+		expect(notices[0].displayOptions?.show).toMatchObject({
+			operation: ['add'],
+			'/columns.mappingMode': ['autoMapInputData'],
+		});
 	});
 
 	test('values become the API’s string arrays as the column type expects; one item per record', async () => {
@@ -141,7 +165,7 @@ describe('Catalog Record → Add', () => {
 		},
 	);
 
-	test('batches of at most 5000, the record ID taken from a chosen column', async () => {
+	test('batches of at most 5000; the record ID from a column chosen when Add offered Record ID From (saved workflows)', async () => {
 		const items = Array.from({ length: 12001 }, (_, i) => ({ Code: `c${i}`, Name: `N${i}` }));
 		const result = await runNode({
 			credentials: f.store,
@@ -192,7 +216,7 @@ describe('Catalog Record → Add', () => {
 		[
 			'an empty record ID',
 			{ recordId: '' },
-			/^The record ID \("Record ID"\) is empty: "" \[item 0\]$/,
+			/^The record ID \("recordId"\) is empty: "" \[item 0\]$/,
 		],
 	])('%s is refused before any write', async (_name, extra, message) => {
 		const result = await runNode({

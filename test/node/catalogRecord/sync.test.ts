@@ -1,4 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { AbbyyVantage } from '../../../nodes/AbbyyVantage/AbbyyVantage.node';
 
 import { countEvaluations, runNode } from '../../harness/n8n';
 import { maxInFlight, useSimulator } from '../../helpers/fixture';
@@ -90,7 +92,47 @@ describe('Catalog Record → Sync', () => {
 		expect(Object.values(mapping).map(evaluations)).toEqual([5, 5, 5]);
 	});
 
-	test('Dry Run outputs the plan and changes nothing', async () => {
+	test('version 1.1: Dry Run is a parameter of its own, no longer an option', async () => {
+		const sync11 = (properties: INodeProperties[]) =>
+			properties.filter((p) => p.displayOptions?.show?.operation?.includes('sync'));
+		const visible = (p: INodeProperties, version: number) => {
+			const versions = p.displayOptions?.show?.['@version'];
+			if (!versions) return true;
+			return versions.some((v) =>
+				typeof v === 'number'
+					? v === version
+					: version >= (v as { _cnd: { gte: number } })._cnd.gte,
+			);
+		};
+		const properties = sync11(new AbbyyVantage().description.properties);
+		const at = (version: number) => properties.filter((p) => visible(p, version));
+		const optionNames = (version: number) =>
+			at(version)
+				.filter((p) => p.name === 'options')
+				.flatMap((p) => (p.options as INodeProperties[]).map((o) => o.name));
+		expect(at(1.1).some((p) => p.name === 'dryRun')).toBe(true);
+		expect(optionNames(1.1)).not.toContain('dryRun');
+		expect(at(1).some((p) => p.name === 'dryRun')).toBe(false);
+		expect(optionNames(1)).toContain('dryRun');
+
+		seed(['a', 'b']);
+		const result = await runNode({
+			credentials: f.store,
+			typeVersion: 1.1,
+			items: [vendor('a', 'A2'), vendor('c')],
+			parameters: recordParams('sync', CATALOG, { dryRun: true }),
+		});
+		expect(result.items[0].json).toMatchObject({
+			dryRun: true,
+			toAdd: 1,
+			toUpdate: 1,
+			toDelete: 1,
+		});
+		expect(f.sim.requestsTo('AddRecords')).toHaveLength(0);
+		expect(f.sim.requestsTo('DeleteRecords')).toHaveLength(0);
+	});
+
+	test('Dry Run outputs the plan and changes nothing (version 1: under Options, where saved workflows hold it)', async () => {
 		seed(['a', 'b']);
 		const result = await runNode({
 			credentials: f.store,
@@ -211,7 +253,7 @@ describe('Catalog Record → Sync', () => {
 				continueOnFail: true,
 			});
 			expect(result.items[0]).toMatchObject({
-				json: { error: 'The record ID ("Record ID") is empty: "" [item 1]' },
+				json: { error: 'The record ID ("recordId") is empty: "" [item 1]' },
 				pairedItem: { item: 1 },
 			});
 			expect(result.items[1].json).toMatchObject({
@@ -274,7 +316,7 @@ describe('Catalog Record → Sync', () => {
 				continueOnFail: true,
 			});
 			expect(result.items.map((i) => i.json.error)).toEqual([
-				'The record ID ("Record ID") is empty: undefined [item 2]',
+				'The record ID ("recordId") is empty: undefined [item 2]',
 				`Sync would leave catalog "${CATALOG}" with 500001 records (499999 now, 2 to add, 0 to delete), over Vantage’s limit of 500000 [item 0]`,
 			]);
 			expect(f.sim.requestsTo('AddRecords')).toHaveLength(0);

@@ -18,7 +18,7 @@ function checks(durationMs: number, settings = DEFAULTS): number[] {
 }
 
 describe('the wait schedule (nextPollDelay)', () => {
-	test('a short job is checked every Poll Interval: a 1.5-s job is noticed at 2 s, as by a client polling every second', () => {
+	test('a short job is checked every Wait Interval: a 1.5-s job is noticed at 2 s, as by a client polling every second', () => {
 		expect(checks(1500)).toEqual([0, 1000, 2000]);
 		expect(checks(3000)).toEqual([0, 1000, 2000, 3000]);
 	});
@@ -33,7 +33,7 @@ describe('the wait schedule (nextPollDelay)', () => {
 		expect(sixty).toHaveLength(13);
 	});
 
-	test('a job is noticed at most POLL_GROWTH of its duration late, or one Poll Interval', () => {
+	test('a job is noticed at most POLL_GROWTH of its duration late, or one Wait Interval', () => {
 		for (let duration = 100; duration <= 120_000; duration += 337) {
 			const at = checks(duration);
 			const late = at[at.length - 1] - duration;
@@ -41,7 +41,7 @@ describe('the wait schedule (nextPollDelay)', () => {
 		}
 	});
 
-	test('never closer than one second, never longer than Max Poll Interval', () => {
+	test('never closer than one second, never longer than Wait Interval Limit', () => {
 		const fast: PollSettings = { intervalMs: 200, maxIntervalMs: 500, timeoutMs: 60_000 };
 		expect(nextPollDelay(0, fast)).toBe(1000);
 		expect(nextPollDelay(600_000, fast)).toBe(1000);
@@ -52,7 +52,7 @@ describe('the wait schedule (nextPollDelay)', () => {
 		expect(Math.max(...gaps)).toBe(30_000);
 	});
 
-	test('a longer Poll Interval is the least pause until the growth passes it', () => {
+	test('a longer Wait Interval is the least pause until the growth passes it', () => {
 		const slow: PollSettings = { intervalMs: 5000, maxIntervalMs: 30_000, timeoutMs: 600_000 };
 		expect(checks(20_000, slow)).toEqual([0, 5000, 10_000, 15_000, 21_000]);
 	});

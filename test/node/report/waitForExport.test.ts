@@ -133,7 +133,7 @@ describe('Wait For Export', () => {
 		expectSchedule(pauses);
 	});
 
-	test('the pauses grow no longer than Max Poll Interval', async () => {
+	test('the pauses grow no longer than Wait Interval Limit', async () => {
 		const id = await createExport(f, {
 			path: ['Processing', 'Succeeded'],
 			advanceEvery: { ms: 7000 },
@@ -178,19 +178,19 @@ describe('Wait For Export', () => {
 
 	test.each([
 		[
-			'a Poll Interval under one second',
+			'a Wait Interval under one second',
 			{ pollInterval: 0.5 },
-			/^Poll Interval must be between 1 and 86400 seconds, not 0.5 \[item 0\]$/,
+			/^Wait Interval must be between 1 and 86400 seconds, not 0.5 \[item 0\]$/,
 		],
 		[
 			'a negative Timeout',
 			{ timeout: -1 },
-			/^Timeout must be between 1 and 604800 seconds, not -1 \[item 0\]$/,
+			/^Wait Timeout must be between 1 and 604800 seconds, not -1 \[item 0\]$/,
 		],
 		[
 			'a non-numeric interval',
 			{ pollInterval: 'soon' },
-			/^Poll Interval must be a number of seconds, not "soon"/,
+			/^Wait Interval must be a number of seconds, not "soon"/,
 		],
 	])('rejects %s before any request', async (_name, options, message) => {
 		const result = await runNode({

@@ -894,11 +894,11 @@ describe('Process Document: bad input is refused before any request', () => {
 			/^Skill Parameters: the key of entry 1 is empty/,
 		],
 		[
-			'a Poll Interval under one second',
+			'a Wait Interval under one second',
 			[invoice('B-3')],
 			{},
 			{ pollInterval: 0.5 },
-			/^Poll Interval must be between 1 and 86400 seconds, not 0.5 \[item 0\]$/,
+			/^Wait Interval must be between 1 and 86400 seconds, not 0.5 \[item 0\]$/,
 		],
 		[
 			'an empty Skill from an expression',

@@ -26,8 +26,8 @@ import { addRecords, type AddOutcome } from './writer';
 
 const properties: INodeProperties[] = [
 	catalogProperty,
-	recordIdNotice,
 	columnsProperty,
+	recordIdNotice,
 	{
 		displayName: 'Mode',
 		name: 'mode',

@@ -15,17 +15,34 @@ import { endpoints, type VantageClient } from '../../transport';
 import { CATALOG_HINTS } from '../catalog/shared';
 import { readConcurrency, readOptions } from '../common';
 
-/** How auto-mapping finds the record id: said where the mapper is. */
+/**
+ * Add with Map Automatically: where the record ID comes from. Shown below the mapper in that mode
+ * only (n8n's own notice there speaks of the columns, not of the ID).
+ */
 export const recordIdNotice: INodeProperties = {
-	displayName:
-		'With "Map Automatically", each input item needs a field named recordId, or choose a column under "Record ID From" to take the ID from it',
+	displayName: `Each input item also needs a field named ${RECORD_ID_FIELD}: its value becomes the record’s ID`,
 	name: 'recordIdNotice',
 	type: 'notice',
 	default: '',
-	displayOptions: { hide: { catalogId: [''] } },
+	// Rooted (`/`): n8n-workflow 1.x cannot order a dependency on a nested value and refuses the whole node.
+	displayOptions: { show: { '/columns.mappingMode': ['autoMapInputData'] } },
 };
 
-/** The Columns mapper: item fields → catalog columns, and which field gives the record id. */
+/** The mapper's settings shared by Add and Sync. */
+const mapperOptions = {
+	resourceMapperMethod: 'getCatalogColumns',
+	fieldWords: { singular: 'column', plural: 'columns' },
+	addAllFields: true,
+	multiKeyMatch: false,
+	supportAutoMap: true,
+} as const;
+
+/**
+ * Add's Columns mapper: item fields → catalog columns; the record ID is the `recordId` field. Mode
+ * `add`: nothing is matched, so n8n shows no "Record ID From" and labels no field "(using to
+ * match)". A workflow saved while Add offered Record ID From keeps its `matchingColumns`, which
+ * `recordReader` still honours.
+ */
 export const columnsProperty: INodeProperties = {
 	displayName: 'Columns',
 	name: 'columns',
@@ -37,30 +54,31 @@ export const columnsProperty: INodeProperties = {
 	displayOptions: { hide: { catalogId: [''] } },
 	typeOptions: {
 		loadOptionsDependsOn: ['catalogId.value'],
-		resourceMapper: {
-			resourceMapperMethod: 'getCatalogColumns',
-			mode: 'upsert',
-			fieldWords: { singular: 'column', plural: 'columns' },
-			addAllFields: true,
-			multiKeyMatch: false,
-			supportAutoMap: true,
-			matchingFieldsLabels: {
-				title: 'Record ID From',
-				description:
-					'The field whose value is the record ID: "Record ID", or a column such as a vendor number',
-				hint: 'Records with the same ID are replaced',
-			},
-		},
+		resourceMapper: { ...mapperOptions, mode: 'add' },
 	},
 };
 
 /**
- * Sync's Columns: an update merges the mapped values into the stored record, so a column an item
- * lacks keeps its stored value (as n8n's database nodes leave unmapped columns alone).
+ * Sync's Columns: records are matched on the field chosen under Record ID From (its value is the
+ * record ID). An update merges the mapped values into the stored record, so a column an item lacks
+ * keeps its stored value (as n8n's database nodes leave unmapped columns alone): said in Sync's
+ * notice, since n8n shows no hint on a mapper.
  */
 export const syncColumnsProperty: INodeProperties = {
 	...columnsProperty,
-	hint: 'A column an input item lacks keeps the value the catalog holds; an empty value clears it',
+	typeOptions: {
+		loadOptionsDependsOn: ['catalogId.value'],
+		resourceMapper: {
+			...mapperOptions,
+			mode: 'upsert',
+			matchingFieldsLabels: {
+				title: 'Record ID From',
+				description:
+					'The field whose value is the record ID: recordId, or a column such as a vendor number',
+				hint: `Records are matched on this field’s value, their ID. With Map Automatically it is the input field of this name (${RECORD_ID_FIELD} for the record ID).`,
+			},
+		},
+	},
 };
 
 export interface CatalogRecord {
@@ -196,8 +214,8 @@ export function recordReader(
 				throw invalid(
 					ctx,
 					itemIndex,
-					`The record ID ("${idField === RECORD_ID_FIELD ? 'Record ID' : idField}") is empty: ${describeValue(rawId)}`,
-					'Map a value to the field chosen under Record ID From.',
+					`The record ID ("${idField}") is empty: ${describeValue(rawId)}`,
+					'Map a value to recordId (with Sync: to the field chosen under Record ID From).',
 				);
 			}
 			return id;

@@ -19,7 +19,6 @@ import { duplicatesOf, ignoredFieldsOf, readGroups, type CatalogGroup } from './
 import {
 	batchSizeOption,
 	ignoreUnknownFieldsOption,
-	recordIdNotice,
 	readWriteSettings,
 	syncColumnsProperty,
 	WRITE_CONCURRENCY,
@@ -31,53 +30,71 @@ import { addRecords } from './writer';
 /** Max Share to Delete (%) when the option is not set. */
 const DEFAULT_MAX_DELETE_SHARE = 50;
 
+/** Dry Run: a parameter of its own from node version 1.1, an option in version 1. */
+const dryRunProperty: INodeProperties = {
+	displayName: 'Dry Run',
+	name: 'dryRun',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to only output the plan (what would be added, updated and deleted) without changing the catalog. Turn it on for the first runs.',
+};
+
+const syncOptions: INodeProperties[] = [
+	batchSizeOption('Records'),
+	concurrencyOption(WRITE_CONCURRENCY),
+	ignoreUnknownFieldsOption,
+	{
+		displayName: 'Max Share to Delete (%)',
+		name: 'maxDeleteShare',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 100, numberPrecision: 0 },
+		default: DEFAULT_MAX_DELETE_SHARE,
+		description:
+			'Refuse to run when more than this share of the catalog’s records would be deleted, so that an empty or partial source cannot wipe the catalog by accident',
+	},
+	{
+		displayName: 'Reindex After Sync',
+		name: 'reindex',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to start a catalog reindex after changes and wait for it. Skills only see the changes once it has completed.',
+	},
+];
+
+/** Node version 1.1 and later (`@version` conditions work from n8n-workflow 1.83 on). */
+const FROM_1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
+
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'The input items are the catalog’s complete desired content: records not among them are deleted',
+			'The input items are the catalog’s complete desired content: records not among them are deleted. A column an item lacks keeps the value the catalog holds; an empty value clears it.',
 		name: 'syncNotice',
 		type: 'notice',
 		default: '',
 	},
 	catalogProperty,
-	recordIdNotice,
 	syncColumnsProperty,
+	{ ...dryRunProperty, displayOptions: { show: FROM_1_1 } },
 	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: sortedOptions([
-			batchSizeOption('Records'),
-			concurrencyOption(WRITE_CONCURRENCY),
-			{
-				displayName: 'Dry Run',
-				name: 'dryRun',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to only output the plan (what would be added, updated and deleted) without changing the catalog',
-			},
-			ignoreUnknownFieldsOption,
-			{
-				displayName: 'Max Share to Delete (%)',
-				name: 'maxDeleteShare',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 100, numberPrecision: 0 },
-				default: DEFAULT_MAX_DELETE_SHARE,
-				description:
-					'Refuse to run when more than this share of the catalog’s records would be deleted, so that an empty or partial source cannot wipe the catalog by accident',
-			},
-			{
-				displayName: 'Reindex After Sync',
-				name: 'reindex',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to start a catalog reindex after changes and wait for it. Skills only see the changes once it has completed.',
-			},
-		]),
+		displayOptions: { show: FROM_1_1 },
+		options: sortedOptions(syncOptions),
+	},
+	// Version 1 (saved workflows): Dry Run is read from Options, where those workflows hold it.
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { '@version': [1] } },
+		options: sortedOptions([...syncOptions, dryRunProperty]),
 	},
 ];
 
@@ -92,7 +109,8 @@ function readSyncSettings(ctx: IExecuteFunctions, client: VantageClient) {
 	const { options } = write;
 	return {
 		...write,
-		dryRun: options.dryRun === true,
+		// A parameter from version 1.1 on; an option in version 1 (n8n drops whichever is hidden).
+		dryRun: ctx.getNodeParameter('dryRun', 0, false) === true || options.dryRun === true,
 		reindex: options.reindex !== false,
 		maxDeleteShare: requireInteger(
 			ctx,

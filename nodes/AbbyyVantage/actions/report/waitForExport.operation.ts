@@ -83,7 +83,7 @@ export async function execute(
 					itemIndex,
 					`Export ${requestId} did not finish within ${describeDuration(poll.timeoutMs)}; last status: ${lastState(status?.status, outcome)}`,
 					{
-						description: 'Raise Timeout, or check the export later with Get Export Status.',
+						description: 'Raise Wait Timeout, or check the export later with Get Export Status.',
 						output: { requestId, ...status, ...polled },
 					},
 				);

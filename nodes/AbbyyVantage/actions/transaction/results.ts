@@ -60,7 +60,7 @@ const DOWNLOAD_CHOICES = [
 /** The result options of Process Document and Get Results, for an options collection. */
 export const resultOptions: INodeProperties[] = [
 	{
-		displayName: 'Delete Transaction After Reading',
+		displayName: 'Delete After Reading',
 		name: 'deleteAfterReading',
 		type: 'boolean',
 		default: false,
@@ -348,7 +348,7 @@ function parseResult(
 
 /**
  * The items of a processed transaction (Get Results, Process Document), then the transaction
- * deleted when Delete Transaction After Reading is on: the outcome is written into every item.
+ * deleted when Delete After Reading is on: the outcome is written into every item.
  */
 export async function readResults(
 	ctx: ResultsContext,

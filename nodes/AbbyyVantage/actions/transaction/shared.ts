@@ -239,7 +239,7 @@ const ON_MANUAL_REVIEW = [
 	{
 		name: 'Keep Waiting',
 		value: 'wait',
-		description: 'Wait until an operator has reviewed the transaction (within Timeout)',
+		description: 'Wait until an operator has reviewed the transaction (within Wait Timeout)',
 	},
 	{
 		name: 'Output the Link and Stop Waiting',

@@ -193,7 +193,7 @@ export class Transactions {
 				`Transaction ${transactionId} did not finish within ${describeDuration(poll.timeoutMs)}; last status: ${lastState(info?.status, outcome)}${info && inReview(info) ? ' (waiting for Manual Review)' : ''}`,
 				{
 					description:
-						'It keeps processing in Vantage. Pick it up later with Wait For Transaction or Get Results, or raise Timeout.',
+						'It keeps processing in Vantage. Pick it up later with Wait For Transaction or Get Results, or raise Wait Timeout.',
 					output: {
 						transactionId,
 						status: info?.status ?? null,
