@@ -355,7 +355,7 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 			async () => {
 				const burstStarted = Date.now();
 				expected.push(...seed(BURST));
-				// The trigger starts them as earlier ones finish (at most 20 at once): as fast as n8n runs them.
+				// The trigger starts them as earlier ones finish (at most MAX_RUNNING at once): as fast as n8n runs them.
 				const t = await settle(server!, session, expected.length, 600_000);
 				console.log(
 					`      (all stored within ${Math.round((Date.now() - burstStarted) / 1000 - (2 * POLL_MS + 1000) / 1000)} s, counted after two more polls; statuses ${JSON.stringify(t.statuses)})`,

@@ -73,7 +73,7 @@ describe('Trigger → Output: One Execution per Transaction (the default)', () =
 		expect(Object.keys(trigger.cursor().seen).sort()).toEqual(
 			burst.slice(0, MAX_RUNNING + 5).sort(),
 		);
-		// Still 20 running: the next poll hands over nothing and changes nothing.
+		// Still MAX_RUNNING running: the next poll hands over nothing and changes nothing.
 		const before = trigger.staticData;
 		const blocked = await trigger.poll('trigger', 1500);
 		expect(blocked.executions).toHaveLength(0);
@@ -91,11 +91,17 @@ describe('Trigger → Output: One Execution per Transaction (the default)', () =
 	test(`an execution n8n never reports finished stops counting after ${RUNNING_AT_MOST_MS / 60_000} minutes`, async () => {
 		const { trigger, executions } = completed({}, new Executions('held'));
 		await trigger.poll();
-		const burst = f.sim.seedCompletedTransactions(30, { createdAt: (i) => minutesAgo(30 - i) });
+		const count = MAX_RUNNING + 5;
+		const burst = f.sim.seedCompletedTransactions(count, {
+			createdAt: (i) => minutesAgo(count - i),
+		});
 		const first = await trigger.poll('trigger', 1500);
 		expect(first.executions).toHaveLength(MAX_RUNNING);
-		const now = Date.now();
-		const later = jest.spyOn(Date, 'now').mockImplementation(() => now + RUNNING_AT_MOST_MS + 1);
+		// The clock jumps ahead and keeps going (the poll's budget must still run out).
+		const realNow = Date.now.bind(Date);
+		const later = jest
+			.spyOn(Date, 'now')
+			.mockImplementation(() => realNow() + RUNNING_AT_MOST_MS + 1);
 		try {
 			const second = await trigger.poll('trigger', 1500);
 			expect(idsOf(second)).toEqual(burst.slice(MAX_RUNNING));
@@ -108,7 +114,10 @@ describe('Trigger → Output: One Execution per Transaction (the default)', () =
 	test('a restart of n8n forgets the executions of the process that ended: the new one hands over the rest', async () => {
 		const { trigger, executions } = completed({}, new Executions('held'));
 		await trigger.poll();
-		const burst = f.sim.seedCompletedTransactions(25, { createdAt: (i) => minutesAgo(25 - i) });
+		const count = MAX_RUNNING + 5;
+		const burst = f.sim.seedCompletedTransactions(count, {
+			createdAt: (i) => minutesAgo(count - i),
+		});
 		const first = await trigger.poll('trigger', 1500);
 		expect(first.executions).toHaveLength(MAX_RUNNING);
 		trigger.restart();
