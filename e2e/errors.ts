@@ -18,9 +18,9 @@ import {
 	type LoggedRequest,
 	type RouteId,
 } from '../test/simulator/simulator';
-import { check, finish } from './lib/checks';
+import { assert, check, equal } from './lib/checks';
 import { hostVersions, n8n, parseRun, RUN_DIR, writeJson } from './lib/n8n';
-import { CREDENTIAL, setUp, type Setup } from './lib/setup';
+import { CREDENTIAL, runAlone, type Setup } from './lib/setup';
 
 type Json = Record<string, unknown>;
 type Item = { json: Json; pairedItem?: unknown };
@@ -87,16 +87,6 @@ interface Row {
 	arrange?: (setup: Setup) => Record<string, string> | void;
 	/** After the run: the node's output items and the simulator's log of this run. */
 	assert: (items: Item[], log: LoggedRequest[], setup: Setup) => void;
-}
-
-function assert(condition: unknown, message: string): asserts condition {
-	if (!condition) throw new Error(message);
-}
-
-function equal(actual: unknown, expected: unknown, what: string): void {
-	const a = JSON.stringify(actual);
-	const e = JSON.stringify(expected);
-	assert(a === e, `${what}: expected ${e}, got ${a}`);
 }
 
 const to = (log: LoggedRequest[], route: RouteId) => log.filter((r) => r.route === route);
@@ -488,18 +478,4 @@ export async function errorSuite(setup: Setup): Promise<void> {
 }
 
 // Run alone: `npx ts-node --transpile-only --prefer-ts-exts e2e/errors.ts` (E2E_N8N=1 for n8n 1.x).
-if (require.main === module) {
-	void (async () => {
-		let setup: Setup | undefined;
-		try {
-			setup = await setUp({ includeE2eWorkflows: false });
-			await errorSuite(setup);
-		} catch (error) {
-			console.error(error);
-			await setup?.sim.stop();
-			finish(1);
-		}
-		await setup!.sim.stop();
-		finish();
-	})();
-}
+if (require.main === module) runAlone(errorSuite, { includeE2eWorkflows: false });

@@ -9,9 +9,9 @@
  * Run alone: `npx ts-node --transpile-only --prefer-ts-exts e2e/pairing.ts`.
  */
 import { splittingSkill } from '../test/simulator/simulator';
-import { check, finish } from './lib/checks';
-import { n8n, parseRun, type N8nInstance } from './lib/n8n';
-import { setUp, type Setup } from './lib/setup';
+import { check, equal } from './lib/checks';
+import { n8n, parseRun, runOutput, type N8nInstance } from './lib/n8n';
+import { runAlone, type Setup } from './lib/setup';
 
 /** e2e/workflows/process-skill-splitting.json */
 const WORKFLOW = 'vaE2ePair001';
@@ -19,22 +19,6 @@ const NODE = 'Process together';
 
 type Json = Record<string, unknown>;
 type Item = { json: Json; binary?: Record<string, Json>; pairedItem?: unknown };
-
-function assert(condition: unknown, message: string): asserts condition {
-	if (!condition) throw new Error(message);
-}
-
-function equal(actual: unknown, expected: unknown, what: string): void {
-	const a = JSON.stringify(actual);
-	const e = JSON.stringify(expected);
-	assert(a === e, `${what}: expected ${e}, got ${a}`);
-}
-
-function output(run: Json | undefined, node: string): Item[] {
-	const runData = ((run?.data as Json)?.resultData as Json)?.runData as Record<string, Json[]>;
-	const task = runData?.[node]?.[0];
-	return (((task?.data as Json)?.main as Item[][]) ?? [])[0] ?? [];
-}
 
 async function execute(instance: N8nInstance, workflowId: string) {
 	const result = await n8n(instance, ['execute', `--id=${workflowId}`, '--rawOutput']);
@@ -54,7 +38,7 @@ export async function pairingSuite(setup: Setup): Promise<void> {
 		'each document is paired with the e-mails its files came from, by its result JSON’s SourceFiles: two from the first, one from the second and third',
 		() => {
 			equal(run.run?.status, 'success', `status (exit ${run.code}: ${run.stderr.slice(-300)})`);
-			const items = output(run.run, NODE);
+			const items = runOutput<Item>(run.run, NODE);
 			equal(
 				items.map((i) => [
 					(i.json.fields as Json).InvoiceNumber,
@@ -80,7 +64,7 @@ export async function pairingSuite(setup: Setup): Promise<void> {
 	await check(
 		'the documents’ ids are not those Vantage lists for the transaction, and that list was not needed',
 		() => {
-			const items = output(run.run, NODE);
+			const items = runOutput<Item>(run.run, NODE);
 			const id = String(items[0]?.json.transactionId);
 			const listed = sim.transaction(id)?.files.map((f) => f.name);
 			equal(listed, ['two-invoices.txt', 'first-page.txt', 'second-page.txt'], 'uploaded files');
@@ -99,7 +83,7 @@ export async function pairingSuite(setup: Setup): Promise<void> {
 		'the result JSON files are named after their source file and document: unique, nothing overwrites another',
 		() => {
 			equal(
-				output(run.run, NODE).map((i) => i.binary?.json?.fileName),
+				runOutput<Item>(run.run, NODE).map((i) => i.binary?.json?.fileName),
 				[
 					'two-invoices-doc1-Invoice.json',
 					'two-invoices-doc2-Invoice.json',
@@ -111,18 +95,4 @@ export async function pairingSuite(setup: Setup): Promise<void> {
 	);
 }
 
-if (require.main === module) {
-	void (async () => {
-		let setup: Setup | undefined;
-		try {
-			setup = await setUp({ includeE2eWorkflows: true });
-			await pairingSuite(setup);
-		} catch (error) {
-			console.error(error);
-			await setup?.sim.stop();
-			finish(1);
-		}
-		await setup!.sim.stop();
-		finish();
-	})();
-}
+if (require.main === module) runAlone(pairingSuite, { includeE2eWorkflows: true });

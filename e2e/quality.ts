@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { api, token } from '../test/helpers/http';
 import { QUALITY_WEEK } from '../test/simulator/qualitykit';
 import { FIXTURE } from '../test/simulator/simulator';
-import { check } from './lib/checks';
+import { assert, check, equal } from './lib/checks';
 import { xlsxRecords } from './lib/files';
-import { n8n, parseRun } from './lib/n8n';
+import { n8n, parseRun, runOutput } from './lib/n8n';
 import type { Setup } from './lib/setup';
 
 type Json = Record<string, unknown>;
@@ -25,22 +25,6 @@ type Item = { json: Json; binary?: Record<string, Json> };
 const DIGEST = 'vaExQuality01';
 const REPORTS = 'vaE2eQaRep01';
 const QA = '/api/reporting/v2/qa/process-skills';
-
-function assert(condition: unknown, message: string): asserts condition {
-	if (!condition) throw new Error(message);
-}
-
-function equal(actual: unknown, expected: unknown, what: string): void {
-	const a = JSON.stringify(actual);
-	const e = JSON.stringify(expected);
-	assert(a === e, `${what}: expected ${e}, got ${a}`);
-}
-
-function output(run: Json | undefined, node: string, index = 0): Item[] {
-	const runData = ((run?.data as Json)?.resultData as Json)?.runData as Record<string, Json[]>;
-	const task = runData?.[node]?.[0];
-	return (((task?.data as Json)?.main as Item[][]) ?? [])[index] ?? [];
-}
 
 async function execute(setup: Setup, workflowId: string) {
 	const result = await n8n(setup.instance, ['execute', `--id=${workflowId}`, '--rawOutput']);
@@ -92,7 +76,7 @@ export async function qualitySuite(setup: Setup): Promise<void> {
 		assert(days >= 7 && days < 8, `startDate ${days} days ago`);
 		equal(documentsQuery.processSkillId, 'process-skill', 'processSkillId');
 	});
-	const items = output(digest.run, 'Quality summary');
+	const items = runOutput<Item>(digest.run, 'Quality summary');
 	await check(
 		'the digest’s numbers are a plain count over the reports Vantage serves',
 		async () => {
@@ -133,7 +117,7 @@ export async function qualitySuite(setup: Setup): Promise<void> {
 	await check(
 		'below 85 % straight-through: the total takes the alert branch (e-mail disabled)',
 		() => {
-			const alerted = output(digest.run, 'Straight-through below 85 %', 0);
+			const alerted = runOutput<Item>(digest.run, 'Straight-through below 85 %', 0);
 			equal(
 				alerted.map((i) => i.json.level),
 				['total'],
@@ -169,7 +153,7 @@ export async function qualitySuite(setup: Setup): Promise<void> {
 		},
 	);
 	await check('Document changes: 5 items (Limit), typed, only corrected documents', () => {
-		const rows = output(reports.run, 'Document changes');
+		const rows = runOutput<Item>(reports.run, 'Document changes');
 		equal(rows.length, 5, 'items');
 		for (const { json } of rows) {
 			equal(
@@ -192,7 +176,7 @@ export async function qualitySuite(setup: Setup): Promise<void> {
 	await check(
 		'Field changes: the CSV File on disk holds exactly the bytes served, rows counted',
 		async () => {
-			const [item] = output(reports.run, 'Field changes as CSV');
+			const [item] = runOutput<Item>(reports.run, 'Field changes as CSV');
 			const text = await served(setup, 'fields', {
 				startDate: '2020-01-01T00:00:00.000Z',
 				processSkillId: 'process-skill',
@@ -215,7 +199,7 @@ export async function qualitySuite(setup: Setup): Promise<void> {
 			[['E2E Tenant', '7.00:00:00', 'Created by the e2e suite']],
 			'invites',
 		);
-		equal(output(reports.run, 'Invite')[0]?.json.invited, true, 'output');
+		equal(runOutput<Item>(reports.run, 'Invite')[0]?.json.invited, true, 'output');
 	});
 	await check('no password, client secret or token in the CLI output of these runs', () => {
 		const secrets = [FIXTURE.password, FIXTURE.clientSecret, ...sim.issuedTokens()];

@@ -9,10 +9,10 @@ import { readdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 import { FIXTURE, type RouteId, type VantageSimulator } from '../test/simulator/simulator';
-import { check, finish } from './lib/checks';
+import { assert, check, equal, finish } from './lib/checks';
 import { sha256File, xlsxRecords } from './lib/files';
 import { errorSuite } from './errors';
-import { hostVersions, n8n, parseRun, type N8nInstance } from './lib/n8n';
+import { hostVersions, n8n, parseRun, runOutput, type N8nInstance } from './lib/n8n';
 import { ATTACHMENTS, INVOICES, NOT_AN_INVOICE, type SampleInvoice } from './lib/samples';
 import { CLEANUP_CATALOG, REPORT_FILES, setUp, type Setup } from './lib/setup';
 import {
@@ -30,22 +30,6 @@ import { triggerSuite } from './trigger';
 
 type Json = Record<string, unknown>;
 type Item = { json: Json; binary?: Json; pairedItem?: unknown };
-
-function assert(condition: unknown, message: string): asserts condition {
-	if (!condition) throw new Error(message);
-}
-
-function equal(actual: unknown, expected: unknown, what: string): void {
-	const a = JSON.stringify(actual);
-	const e = JSON.stringify(expected);
-	assert(a === e, `${what}: expected ${e}, got ${a}`);
-}
-
-function output(run: Json | undefined, node: string): Item[] {
-	const runData = ((run?.data as Json)?.resultData as Json)?.runData as Record<string, Json[]>;
-	const task = runData?.[node]?.[0];
-	return (((task?.data as Json)?.main as Item[][]) ?? [])[0] ?? [];
-}
 
 function runError(run: Json | undefined): Json | undefined {
 	return ((run?.data as Json)?.resultData as Json)?.error as Json | undefined;
@@ -169,7 +153,7 @@ async function invoicesExample(
 		`[${label}] runs to success; ${mode === 'default' ? 'the PDFs were held in the items (base64)' : 'the PDFs stayed on disk (binary IDs), so the node streamed them'}`,
 		() => {
 			succeeded(execution);
-			const read = output(execution.run, 'Read invoice PDFs');
+			const read = runOutput<Item>(execution.run, 'Read invoice PDFs');
 			equal(
 				read.map(fileNameOf).sort(),
 				INVOICES.map((i) => i.file).sort(),
@@ -191,8 +175,8 @@ async function invoicesExample(
 	await check(
 		`[${label}] one item per invoice, with the fields of its own file, paired with it`,
 		() => {
-			const read = output(execution.run, 'Read invoice PDFs');
-			const items = output(execution.run, 'Extract invoice data');
+			const read = runOutput<Item>(execution.run, 'Read invoice PDFs');
+			const items = runOutput<Item>(execution.run, 'Extract invoice data');
 			equal(items.length, INVOICES.length, 'items');
 			for (const item of items) {
 				const paired = (item.pairedItem as { item: number }).item;
@@ -240,7 +224,7 @@ async function invoicesExample(
 	await check(
 		`[${label}] the spreadsheet (.xlsx) on disk: one row per invoice, columns as mapped${spreadsheetBefore ? ', same rows as in memory' : ''}`,
 		() => {
-			const saved = output(execution.run, 'Save spreadsheet');
+			const saved = runOutput<Item>(execution.run, 'Save spreadsheet');
 			equal(saved.length, 1, 'files written');
 			const path = String(saved[0].json.fileName);
 			equal(
@@ -252,7 +236,7 @@ async function invoicesExample(
 			const { header, records } = xlsxRecords(path);
 			equal(header, SPREADSHEET_COLUMNS, 'header');
 			const transactions = new Map(
-				output(execution.run, 'Extract invoice data').map((i) => [
+				runOutput<Item>(execution.run, 'Extract invoice data').map((i) => [
 					(i.json.sourceFiles as string[])[0],
 					i.json.transactionId,
 				]),
@@ -307,7 +291,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 		'Dry Run outputs the plan (3 to add, 3 to update, 2 to delete, 5 unchanged) with the IDs of each',
 		() => {
 			succeeded(dry);
-			const items = output(dry.run, 'Sync Vendors catalog');
+			const items = runOutput<Item>(dry.run, 'Sync Vendors catalog');
 			equal(items.length, 1, 'items');
 			equal(
 				items[0].json,
@@ -337,7 +321,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 				'pairedItem',
 			);
 			equal(
-				output(dry.run, 'Sync summary')[0].json,
+				runOutput<Item>(dry.run, 'Sync summary')[0].json,
 				{
 					Catalog: SYNC_CATALOG,
 					Summary:
@@ -366,8 +350,8 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 	await check('the same plan, and nothing written', () => {
 		succeeded(dryV1);
 		equal(
-			output(dryV1.run, 'Sync Vendors catalog')[0].json,
-			output(dry.run, 'Sync Vendors catalog')[0].json,
+			runOutput<Item>(dryV1.run, 'Sync Vendors catalog')[0].json,
+			runOutput<Item>(dry.run, 'Sync Vendors catalog')[0].json,
 			'summary',
 		);
 		equal(writes(sim), NO_WRITES, 'write requests');
@@ -383,7 +367,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 		'runs to success: one summary with exact counts (3 added, 3 updated, 2 deleted, 5 unchanged, 0 failed)',
 		() => {
 			succeeded(first);
-			const parsed = output(first.run, 'Parse CSV');
+			const parsed = runOutput<Item>(first.run, 'Parse CSV');
 			equal(
 				parsed.map((i) => i.json),
 				// Extract from File leaves an empty cell out of its row.
@@ -392,7 +376,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 				),
 				'rows of the vendor export (quotes, commas, umlauts intact)',
 			);
-			const items = output(first.run, 'Sync Vendors catalog');
+			const items = runOutput<Item>(first.run, 'Sync Vendors catalog');
 			equal(items.length, 1, 'items');
 			const { reindex, ...json } = items[0].json;
 			equal(
@@ -418,7 +402,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 			);
 			assert(reindex, 'a reindex in the summary');
 			equal(
-				output(first.run, 'Sync summary')[0].json,
+				runOutput<Item>(first.run, 'Sync summary')[0].json,
 				{
 					Catalog: SYNC_CATALOG,
 					Summary:
@@ -458,7 +442,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 	await check(
 		'Reindex After Sync started one reindex after the writes and waited until it completed',
 		() => {
-			const reindex = output(first.run, 'Sync Vendors catalog')[0].json.reindex as Json;
+			const reindex = runOutput<Item>(first.run, 'Sync Vendors catalog')[0].json.reindex as Json;
 			equal([reindex.catalogId, reindex.currentState], [SYNC_CATALOG, 'Completed'], 'reindex');
 			const started = sim.requestsTo('StartCatalogReindex');
 			equal(started.length, 1, 'reindexes started');
@@ -484,7 +468,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 		'the second run changes nothing: 0 to add, update or delete, 11 unchanged, no write requests, no reindex',
 		() => {
 			succeeded(again);
-			const json = output(again.run, 'Sync Vendors catalog')[0].json;
+			const json = runOutput<Item>(again.run, 'Sync Vendors catalog')[0].json;
 			equal(
 				[
 					json.currentRecords,
@@ -499,7 +483,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 			);
 			equal(writes(sim), NO_WRITES, 'write requests');
 			equal(
-				output(again.run, 'Sync summary')[0].json.Index,
+				runOutput<Item>(again.run, 'Sync summary')[0].json.Index,
 				'Not reindexed (nothing changed)',
 				'readable summary',
 			);
@@ -539,7 +523,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 		'with Continue On Fail: the empty-Name row is failed with "CannotBeEmpty Column: Name", the others are added; the field that is no column is named as ignored',
 		() => {
 			succeeded(addContinue);
-			const items = output(addContinue.run, 'Add suppliers');
+			const items = runOutput<Item>(addContinue.run, 'Add suppliers');
 			equal(
 				items.map((i) => [i.json, i.pairedItem]),
 				[
@@ -636,7 +620,7 @@ async function main(): Promise<void> {
 	await check(
 		'one summary item: 12 600 IDs requested, 12 200 unique, 400 duplicates, all deleted',
 		() => {
-			const items = output(cleanup.run, 'Delete stale vendors');
+			const items = runOutput<Item>(cleanup.run, 'Delete stale vendors');
 			equal(items.length, 1, 'items');
 			const json = items[0].json;
 			equal(
@@ -677,7 +661,7 @@ async function main(): Promise<void> {
 		},
 	);
 	await check('reindex after delete was started and waited for', () => {
-		const reindex = output(cleanup.run, 'Delete stale vendors')[0].json.reindex as Json;
+		const reindex = runOutput<Item>(cleanup.run, 'Delete stale vendors')[0].json.reindex as Json;
 		equal(reindex.currentState, 'Completed', 'reindex state');
 		assert(sim.requestsTo('GetReindexOperation').length >= 1, 'reindex polled');
 	});
@@ -696,7 +680,7 @@ async function main(): Promise<void> {
 	await check('create → wait → download runs to success', () => {
 		equal(report.code, 0, 'exit code');
 		equal(report.run?.status, 'success', 'status');
-		const waited = output(report.run, 'Wait for export')[0].json;
+		const waited = runOutput<Item>(report.run, 'Wait for export')[0].json;
 		equal(
 			[waited.status, waited.totalFileCount, waited.fileIndexes],
 			['Succeeded', 2, [0, 1]],
@@ -715,7 +699,7 @@ async function main(): Promise<void> {
 		assert(days > 6.9 && days < 7.1, `range ${days} days`);
 	});
 	await check('two binary CSV items, written to disk with exactly the bytes served', () => {
-		const items = output(report.run, 'Download CSV files');
+		const items = runOutput<Item>(report.run, 'Download CSV files');
 		equal(items.length, 2, 'items');
 		const requestId = sim.exportIds()[0];
 		const expected = REPORT_FILES;
@@ -739,7 +723,7 @@ async function main(): Promise<void> {
 	const added = await execute(instance, 'vaExDocument1');
 	await check('the document was added with exactly the configured fields', () => {
 		equal(added.run?.status, 'success', 'status');
-		const json = output(added.run, 'Add document')[0].json;
+		const json = runOutput<Item>(added.run, 'Add document')[0].json;
 		equal(json.transactionId, transactionId, 'transaction id');
 		equal(
 			sim.requestsTo('CreateTransactionDocument')[0].body,
@@ -781,14 +765,14 @@ async function main(): Promise<void> {
 		succeeded(email);
 		const runData = ((email.run?.data as Json).resultData as Json).runData as Json;
 		assert(!('New e-mail' in runData), 'the e-mail trigger ran');
-		const joined = output(email.run, 'One e-mail, several files');
+		const joined = runOutput<Item>(email.run, 'One e-mail, several files');
 		equal(joined.length, 1, 'one item holding the attachments');
 		equal(Object.keys(joined[0].binary ?? {}).length, ATTACHMENTS.length, 'binary fields');
 	});
 	await check(
 		'all attachments in one Process-skill transaction: two documents per file, readable summary',
 		() => {
-			const items = output(email.run, 'Process attachments');
+			const items = runOutput<Item>(email.run, 'Process attachments');
 			equal(items.length, ATTACHMENTS.length * 2, 'documents');
 			equal(new Set(items.map((i) => i.json.transactionId)).size, 1, 'transactions');
 			equal(
@@ -796,7 +780,8 @@ async function main(): Promise<void> {
 				items.map(() => ({ item: 0 })),
 				'pairedItem',
 			);
-			const order = output(email.run, 'One e-mail, several files')[0].json.attachments as string[];
+			const order = runOutput<Item>(email.run, 'One e-mail, several files')[0].json
+				.attachments as string[];
 			const expected = order.flatMap((file) => {
 				const { expected: e } = sample(ATTACHMENTS, file);
 				return [e, { ...e, InvoiceNumber: `${e.InvoiceNumber}-2` }];
@@ -807,7 +792,7 @@ async function main(): Promise<void> {
 				'fields per document',
 			);
 			equal(
-				output(email.run, 'Invoice summary').map((i) => i.json),
+				runOutput<Item>(email.run, 'Invoice summary').map((i) => i.json),
 				items.map((item, index) => ({
 					'Invoice Number': expected[index].InvoiceNumber,
 					Total: `${expected[index].Total} ${expected[index].Currency}`,
@@ -851,8 +836,8 @@ async function main(): Promise<void> {
 		'one item per document (two per file), each paired with the input item its file came from',
 		() => {
 			succeeded(combined);
-			const read = output(combined.run, 'Read files');
-			const items = output(combined.run, 'Process together');
+			const read = runOutput<Item>(combined.run, 'Read files');
+			const items = runOutput<Item>(combined.run, 'Process together');
 			equal(items.length, INVOICES.length * 2, 'documents');
 			const expected = read.flatMap((item) => {
 				const { expected: e } = sample(INVOICES, fileNameOf(item));
@@ -908,7 +893,7 @@ async function main(): Promise<void> {
 		'On Manual Review = output: one item with the transaction ID and the review link',
 		() => {
 			succeeded(review);
-			const items = output(review.run, 'Process until review');
+			const items = runOutput<Item>(review.run, 'Process until review');
 			equal(items.length, 1, 'items');
 			const json = items[0].json;
 			const id = String(json.transactionId);
@@ -946,7 +931,7 @@ async function main(): Promise<void> {
 		'with Continue On Fail the error item carries status, correlation ID and pairedItem',
 		() => {
 			equal(failingContinue.run?.status, 'success', 'status');
-			const [item] = output(failingContinue.run, 'Wait for export');
+			const [item] = runOutput<Item>(failingContinue.run, 'Wait for export');
 			equal(
 				[item.json.status, typeof item.json.correlationId, item.pairedItem],
 				['Failed', 'string', { item: 0 }],
@@ -977,7 +962,7 @@ async function main(): Promise<void> {
 		'with Continue On Fail, the bad item is an error item paired with its input; the good one is deleted',
 		() => {
 			equal(badContinue.run?.status, 'success', 'status');
-			const items = output(badContinue.run, 'Delete records');
+			const items = runOutput<Item>(badContinue.run, 'Delete records');
 			equal(
 				items.map((i) => i.pairedItem),
 				[{ item: 0 }, { item: 1 }],

@@ -18,9 +18,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { check, finish } from './lib/checks';
+import { assert, check, equal } from './lib/checks';
 import { LINE } from './lib/n8n';
-import { CREDENTIAL, setUp, type Setup } from './lib/setup';
+import { CREDENTIAL, runAlone, type Setup } from './lib/setup';
 import {
 	createApiKey,
 	killGroup,
@@ -83,16 +83,6 @@ const DURABLE_CURSORS = {
 const DURABLE_CRASH_AT_MOST = 10;
 
 type Json = Record<string, unknown>;
-
-function assert(condition: unknown, message: string): asserts condition {
-	if (!condition) throw new Error(message);
-}
-
-function equal(actual: unknown, expected: unknown, what: string): void {
-	const a = JSON.stringify(actual);
-	const e = JSON.stringify(expected);
-	assert(a === e, `${what}: expected ${e}, got ${a}`);
-}
 
 /**
  * The transaction an execution was started for: the trigger's item in the run data, or, for an
@@ -702,18 +692,4 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 	}
 }
 
-if (require.main === module) {
-	void (async () => {
-		let setup: Setup | undefined;
-		try {
-			setup = await setUp({ includeE2eWorkflows: true });
-			await triggerSuite(setup);
-		} catch (error) {
-			console.error(error);
-			await setup?.sim.stop();
-			finish(1);
-		}
-		await setup!.sim.stop();
-		finish();
-	})();
-}
+if (require.main === module) runAlone(triggerSuite, { includeE2eWorkflows: true });

@@ -21,3 +21,14 @@ export function finish(extraFailures = 0): never {
 	console.log(`${tally.passed} passed, ${failed} failed`);
 	process.exit(failed ? 1 : 0);
 }
+
+export function assert(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new Error(message);
+}
+
+/** Equal as JSON, or a failure naming `what` with both values. */
+export function equal(actual: unknown, expected: unknown, what: string): void {
+	const a = JSON.stringify(actual);
+	const e = JSON.stringify(expected);
+	assert(a === e, `${what}: expected ${e}, got ${a}`);
+}

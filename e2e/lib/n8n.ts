@@ -312,6 +312,19 @@ export async function n8n(
 	});
 }
 
+type RunJson = Record<string, unknown>;
+
+/** The items a node output at its first run, on output `index`, in a run `parseRun` read. */
+export function runOutput<Item = { json: RunJson }>(
+	run: RunJson | undefined,
+	node: string,
+	index = 0,
+): Item[] {
+	const resultData = (run?.data as RunJson | undefined)?.resultData as RunJson | undefined;
+	const task = (resultData?.runData as Record<string, RunJson[]> | undefined)?.[node]?.[0];
+	return (((task?.data as RunJson | undefined)?.main as Item[][] | undefined) ?? [])[index] ?? [];
+}
+
 /**
  * `n8n execute --rawOutput` prints log lines before the run's JSON, and on failure wraps it in
  * "Execution error:" text: the JSON is the block from the first line `{` to a closing line `}`.

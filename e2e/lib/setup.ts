@@ -26,6 +26,7 @@ import {
 	writeJson,
 	type N8nInstance,
 } from './n8n';
+import { finish } from './checks';
 import { EXAMPLE_FOLDERS, writeSamples, type SampleFolder } from './samples';
 import { CATALOG_BEFORE, SYNC_CATALOG } from './vendors';
 
@@ -123,4 +124,27 @@ export async function setUp(options: {
 		throw new Error(`import:workflow failed:\n${imported.stdout}${imported.stderr}`);
 	console.log(`[e2e] imported the credential and ${workflows.length} workflows`);
 	return { instance, sim, transactionId, folders, workflows };
+}
+
+/**
+ * Run one suite alone (`npx ts-node --transpile-only --prefer-ts-exts e2e/<suite>.ts`): set up,
+ * run, stop the simulator, print the closing line; a crash counts as a failure.
+ */
+export function runAlone(
+	suite: (setup: Setup) => Promise<void>,
+	options: { includeE2eWorkflows: boolean },
+): void {
+	void (async () => {
+		let setup: Setup | undefined;
+		try {
+			setup = await setUp(options);
+			await suite(setup);
+		} catch (error) {
+			console.error(error);
+			await setup?.sim.stop();
+			finish(1);
+		}
+		await setup!.sim.stop();
+		finish();
+	})();
 }
