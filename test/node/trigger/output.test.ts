@@ -31,6 +31,22 @@ async function until(condition: () => boolean, ms = 10_000): Promise<void> {
 	expect(condition()).toBe(true);
 }
 
+/**
+ * An active trigger whose executions never finish by themselves, after a poll that found
+ * MAX_RUNNING + 5 completed transactions and handed over MAX_RUNNING of them (a 1.5-s budget).
+ */
+async function heldAfterFirstPoll() {
+	const { trigger, executions } = completed({}, new Executions('held'));
+	await trigger.poll();
+	const count = MAX_RUNNING + 5;
+	const burst = f.sim.seedCompletedTransactions(count, {
+		createdAt: (i) => minutesAgo(count - i),
+	});
+	const first = await trigger.poll('trigger', 1500);
+	expect(first.executions).toHaveLength(MAX_RUNNING);
+	return { trigger, executions, burst };
+}
+
 describe('Trigger → Output: One Execution per Transaction (the default)', () => {
 	test(`a burst of 100 whose executions take a while: one poll hands them all over, never more than ${MAX_RUNNING} running at once, each once, oldest first`, async () => {
 		const { trigger, executions } = completed({}, new Executions({ takes: 40 }));
@@ -89,14 +105,7 @@ describe('Trigger → Output: One Execution per Transaction (the default)', () =
 	}, 60_000);
 
 	test(`an execution n8n never reports finished stops counting after ${RUNNING_AT_MOST_MS / 60_000} minutes`, async () => {
-		const { trigger, executions } = completed({}, new Executions('held'));
-		await trigger.poll();
-		const count = MAX_RUNNING + 5;
-		const burst = f.sim.seedCompletedTransactions(count, {
-			createdAt: (i) => minutesAgo(count - i),
-		});
-		const first = await trigger.poll('trigger', 1500);
-		expect(first.executions).toHaveLength(MAX_RUNNING);
+		const { trigger, executions, burst } = await heldAfterFirstPoll();
 		// The clock jumps ahead and keeps going (the poll's budget must still run out).
 		const realNow = Date.now.bind(Date);
 		const later = jest
@@ -112,14 +121,7 @@ describe('Trigger → Output: One Execution per Transaction (the default)', () =
 	});
 
 	test('a restart of n8n forgets the executions of the process that ended: the new one hands over the rest', async () => {
-		const { trigger, executions } = completed({}, new Executions('held'));
-		await trigger.poll();
-		const count = MAX_RUNNING + 5;
-		const burst = f.sim.seedCompletedTransactions(count, {
-			createdAt: (i) => minutesAgo(count - i),
-		});
-		const first = await trigger.poll('trigger', 1500);
-		expect(first.executions).toHaveLength(MAX_RUNNING);
+		const { trigger, executions, burst } = await heldAfterFirstPoll();
 		trigger.restart();
 		const after = await trigger.poll('trigger', 1500);
 		expect(idsOf(after)).toEqual(burst.slice(MAX_RUNNING));
