@@ -305,6 +305,40 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 		const cookie = await signIn(server.url);
 		const session: Session = { cookie, apiKey: await createApiKey(server.url, cookie) };
 
+		/**
+		 * Create and activate a workflow of one Transaction Completed trigger polled every 5 s, with
+		 * `parameters` besides the event and Poll Times: its id.
+		 */
+		const activateTrigger = async (
+			name: string,
+			node: { id: string; name: string },
+			parameters: Json,
+			settings: Json = {},
+		): Promise<string> => {
+			const created = await publicApi<Json>(server!.url, session.apiKey, 'POST', '/workflows', {
+				name,
+				nodes: [
+					{
+						...node,
+						type: TRIGGER_TYPE,
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: {
+							pollTimes: FAST_POLL_TIMES,
+							event: 'transactionCompleted',
+							...parameters,
+						},
+						credentials: { abbyyVantageApi: CREDENTIAL },
+					},
+				],
+				connections: {},
+				settings: { executionOrder: 'v1', ...settings },
+			});
+			const id = String(created.id);
+			await publicApi(server!.url, session.apiKey, 'POST', `/workflows/${id}/activate`);
+			return id;
+		};
+
 		await check(
 			'the workflow is activated in the running n8n (first poll: nothing yet)',
 			async () => {
@@ -526,29 +560,12 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 					.format(hoursAgo(2))
 					.replace(' ', 'T');
 				const node = 'Completed since Start From';
-				const created = await publicApi<Json>(server!.url, session.apiKey, 'POST', '/workflows', {
-					name: 'e2e: Start From on every poll',
-					nodes: [
-						{
-							id: 'e2e-start-from-1',
-							name: node,
-							type: TRIGGER_TYPE,
-							typeVersion: 1,
-							position: [0, 0],
-							parameters: {
-								pollTimes: FAST_POLL_TIMES,
-								event: 'transactionCompleted',
-								transactionParameters: { parameter: batch },
-								options: { startFrom },
-							},
-							credentials: { abbyyVantageApi: CREDENTIAL },
-						},
-					],
-					connections: {},
-					settings: { executionOrder: 'v1', timezone: timeZone },
-				});
-				const id = String(created.id);
-				await publicApi(server!.url, session.apiKey, 'POST', `/workflows/${id}/activate`);
+				const id = await activateTrigger(
+					'e2e: Start From on every poll',
+					{ id: 'e2e-start-from-1', name: node },
+					{ transactionParameters: { parameter: batch }, options: { startFrom } },
+					{ timezone: timeZone },
+				);
 				const emitted = async () =>
 					(await storedExecutions(server!.url, session.apiKey, id, true)).map((e) =>
 						transactionOf(e, node),
@@ -576,29 +593,11 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 			async () => {
 				const batch = [{ key: 'Batch', value: 'e2e-per-poll' }];
 				const node = 'Completed, per poll';
-				const created = await publicApi<Json>(server!.url, session.apiKey, 'POST', '/workflows', {
-					name: 'e2e: one execution per poll',
-					nodes: [
-						{
-							id: 'e2e-per-poll-1',
-							name: node,
-							type: TRIGGER_TYPE,
-							typeVersion: 1,
-							position: [0, 0],
-							parameters: {
-								pollTimes: FAST_POLL_TIMES,
-								event: 'transactionCompleted',
-								transactionParameters: { parameter: batch },
-								output: 'perPoll',
-							},
-							credentials: { abbyyVantageApi: CREDENTIAL },
-						},
-					],
-					connections: {},
-					settings: { executionOrder: 'v1' },
-				});
-				const id = String(created.id);
-				await publicApi(server!.url, session.apiKey, 'POST', `/workflows/${id}/activate`);
+				const id = await activateTrigger(
+					'e2e: one execution per poll',
+					{ id: 'e2e-per-poll-1', name: node },
+					{ transactionParameters: { parameter: batch }, output: 'perPoll' },
+				);
 				try {
 					// n8n activates in the background: its first poll (which marks what is there) first.
 					const polled = () =>
