@@ -26,9 +26,8 @@ import { pause } from '../AbbyyVantage/helpers/time';
  * executions at once, which a small n8n does not survive. The poll hands over the next event as an
  * earlier execution finishes (n8n settles the done promise it is given with __emit), for at most
  * HAND_OVER_MS and within n8n's poll budget; the events not handed over stay unseen and follow at
- * the next poll. One
- * Execution per Poll returns all of a poll's events as the items of one execution, as n8n's own
- * polling triggers do.
+ * the next poll. One Execution per Poll returns all of a poll's events as the items of one
+ * execution, as n8n's own polling triggers do.
  */
 interface StoredCursor extends IDataObject {
 	event: string;
@@ -358,8 +357,8 @@ export async function deliver<E extends TriggerEvent>(
 	const trigger = triggerOf(ctx);
 	handedOff.set(trigger, cursor);
 	if (output === 'perPoll') {
+		// `stored.cursor` was set above, with no await since: n8n already saves this cursor.
 		for (const [e] of built) seen[e.id] = e.time;
-		stored.cursor = cursor;
 		return built.length ? [built.flatMap(([, items]) => items)] : null;
 	}
 	const until = Math.min(deadline - BUDGET_MARGIN_MS, Date.now() + HAND_OVER_MS);
