@@ -135,13 +135,24 @@ async function tally(server: N8nServer, session: Session): Promise<Tally> {
 		await sleep(500);
 	}
 	const byTransaction = new Map<string, number>();
-	const statuses: Record<string, number> = {};
 	for (const execution of executions) {
 		const id = transactionOf(execution) ?? '?';
 		byTransaction.set(id, (byTransaction.get(id) ?? 0) + 1);
-		statuses[execution.status] = (statuses[execution.status] ?? 0) + 1;
 	}
-	return { executions, byTransaction, statuses };
+	return { executions, byTransaction, statuses: await statusCounts(server, session.cookie) };
+}
+
+/**
+ * How many executions n8n stored with each status, from the editor's list: n8n 1.85's public API
+ * gives no status, and a crashed execution there looks like a failed one.
+ */
+async function statusCounts(server: N8nServer, cookie: string): Promise<Record<string, number>> {
+	const statuses: Record<string, number> = {};
+	for (const status of ALL_STATUSES) {
+		const count = await storedCount(server, cookie, [status]);
+		if (count > 0) statuses[status] = count;
+	}
+	return statuses;
 }
 
 /** Every execution status: without a status filter n8n counts only the finished ones. */
