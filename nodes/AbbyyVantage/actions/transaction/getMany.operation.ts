@@ -71,7 +71,8 @@ const properties: INodeProperties[] = [
 				name: 'endDate',
 				type: 'dateTime',
 				default: '',
-				description: 'Only transactions up to this time (completion time for completed ones)',
+				description:
+					'Only transactions created up to this time (Vantage filters both lists by creation time)',
 			},
 			skillFilterProperty('skillId', 'Only transactions of this skill'),
 			{
@@ -105,7 +106,8 @@ const properties: INodeProperties[] = [
 				name: 'startDate',
 				type: 'dateTime',
 				default: '',
-				description: 'Only transactions from this time (completion time for completed ones)',
+				description:
+					'Only transactions created from this time on (Vantage filters both lists by creation time)',
 			},
 			{
 				displayName: 'Status',
