@@ -31,6 +31,8 @@ import { readErrorBody } from './stream';
 import {
 	DEFAULT_RETRY_SETTINGS,
 	isLoadSignal,
+	answerLost,
+	isNotFound,
 	isTooMany,
 	parseRetryAfter,
 	retryDelay,
@@ -218,6 +220,7 @@ export class VantageClient {
 		let signedInAgain = false;
 		let tokensSwapped = 0;
 		let refusedForLoad = 0;
+		let answerWasLost = false;
 		let renewing: (() => void) | undefined;
 		for (let attempt = 0; ; attempt++) {
 			if (!renewing) await tokens.settled();
@@ -242,6 +245,11 @@ export class VantageClient {
 				else tokensSwapped++;
 				continue;
 			}
+			// A delete sent again after an answer that never came: "not found" is the first one's work.
+			if (req.method === 'DELETE' && answerWasLost && isNotFound(failure)) {
+				return undefined as T;
+			}
+			answerWasLost ||= answerLost(failure);
 			if (isTooMany(failure)) refusedForLoad++;
 			const delay = retryDelay(
 				{

@@ -33,4 +33,20 @@ describe('Transaction → Delete', () => {
 			expect(run.items.every((item) => item.json.deleted === true)).toBe(true);
 		expect(f.sim.deletedTransactionIds()).toHaveLength(24);
 	});
+
+	test('a delete whose answer was lost is sent again; whatever Vantage says then, the item is deleted once', async () => {
+		const transactionId = await createdTransaction(f);
+		f.sim.injectFault('DeleteTransaction', { kind: 'reset', after: true });
+		const result = await runNode({
+			credentials: f.store,
+			parameters: {
+				...nodeParams('transaction', 'delete', { transactionId }),
+				requestOptions: { maxRetries: 3, retryDelay: 0.01, maxRetryDelay: 5, timeout: 2 },
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json)).toEqual([{ transactionId, deleted: true }]);
+		expect(f.sim.requestsTo('DeleteTransaction')).toHaveLength(2);
+		expect(f.sim.deletedTransactionIds()).toEqual([transactionId]);
+	});
 });

@@ -1,6 +1,8 @@
 import { runNode } from '../../harness/n8n';
 import { useSimulator } from '../../helpers/fixture';
 import { nodeParams } from '../../helpers/params';
+
+const FAST_RETRIES = { maxRetries: 3, retryDelay: 0.01, maxRetryDelay: 5, timeout: 2 };
 import { concurrencyOf } from '../transaction/flow';
 import { documents, documentWithFile } from './documents';
 
@@ -37,5 +39,38 @@ describe('Transaction Document → Delete', () => {
 		expect(auto).toBeGreaterThan(1);
 		expect(pinned).toBe(1);
 		for (const run of runs) expect(run.items.every((i) => i.json.deleted === true)).toBe(true);
+	});
+
+	test('a delete whose answer was lost is sent again, and its "not found" counts as deleted', async () => {
+		const { transactionId, documentId } = await documentWithFile(f);
+		f.sim.injectFault('DeleteTransactionDocument', { kind: 'reset', after: true });
+		const deleted = await runNode({
+			credentials: f.store,
+			parameters: {
+				...nodeParams('transactionDocument', 'delete', { transactionId, documentId }),
+				requestOptions: FAST_RETRIES,
+			},
+		});
+		expect(deleted.error).toBeUndefined();
+		expect(deleted.items[0].json).toEqual({ transactionId, documentId, deleted: true });
+		expect(f.sim.requestsTo('DeleteTransactionDocument').map((r) => r.status)).toEqual([0, 404]);
+		expect(f.sim.transaction(transactionId)).toMatchObject({ documents: [] });
+	});
+
+	test('a document that is not there fails the item when no earlier answer was lost', async () => {
+		const { transactionId } = await documentWithFile(f);
+		f.sim.injectFault('DeleteTransactionDocument', { kind: 'status', status: 503 });
+		const result = await runNode({
+			credentials: f.store,
+			parameters: {
+				...nodeParams('transactionDocument', 'delete', {
+					transactionId,
+					documentId: '00000000-0000-0000-0000-000000000000',
+				}),
+				requestOptions: FAST_RETRIES,
+			},
+		});
+		expect(String((result.error as Error | undefined)?.message)).toMatch(/could not find/i);
+		expect(f.sim.requestsTo('DeleteTransactionDocument').map((r) => r.status)).toEqual([503, 404]);
 	});
 });
