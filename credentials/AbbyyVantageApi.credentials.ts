@@ -30,7 +30,7 @@ const OAUTH_HINTS: Record<string, string> = {
 		'This API client may not use this grant type: ask your Vantage administrator to allow it, or choose the other Grant Type',
 	unsupported_grant_type:
 		'This API client may not use this grant type: ask your Vantage administrator to allow it, or choose the other Grant Type',
-	invalid_scope: 'Check Scope',
+	invalid_scope: `The API client may not ask for this Scope: keep the default (${DEFAULT_SCOPE}) unless your Vantage administrator gave the client other scopes`,
 	invalid_request: 'Check the Base URL: it may not point at ABBYY Vantage',
 };
 

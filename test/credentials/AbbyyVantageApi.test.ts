@@ -121,7 +121,7 @@ describe('preAuthentication (password grant)', () => {
 	test('wrong scope → invalid_scope', async () => {
 		const error = await signInFailure(credentials({ scope: 'openid admin.all' }));
 		expect(error.message).toBe(
-			'ABBYY Vantage refused the sign-in (invalid_scope: Invalid scope: admin.all). Check Scope',
+			'ABBYY Vantage refused the sign-in (invalid_scope: Invalid scope: admin.all). The API client may not ask for this Scope: keep the default (openid permissions global.wildcard) unless your Vantage administrator gave the client other scopes',
 		);
 	});
 
