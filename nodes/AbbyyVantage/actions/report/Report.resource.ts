@@ -68,7 +68,25 @@ export const description = resourceDescription(
 			name: 'reportNotice',
 			type: 'notice',
 			default: '',
-			displayOptions: { show: { resource: ['report'] } },
+			displayOptions: {
+				show: {
+					resource: ['report'],
+					operation: ['createExport', 'downloadExportFiles', 'getExportStatus', 'waitForExport'],
+				},
+			},
+		},
+		{
+			displayName:
+				'Only Tenant Administrators and Processing Supervisors can use reports. Vantage keeps 12 months of reporting data.',
+			name: 'qaReportNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: {
+				show: {
+					resource: ['report'],
+					operation: ['getDocumentChanges', 'getFieldChanges', 'getQualitySummary'],
+				},
+			},
 		},
 	],
 );
