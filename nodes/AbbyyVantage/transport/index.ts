@@ -29,9 +29,9 @@ import { AUTO_LIMITS, RequestLimiter, sharedLimiter, type Slot } from './limiter
 import { MALFORMED, parseResponse, toBuffer } from './response';
 import { readErrorBody } from './stream';
 import {
+	answerLost,
 	DEFAULT_RETRY_SETTINGS,
 	isLoadSignal,
-	answerLost,
 	isNotFound,
 	isTooMany,
 	parseRetryAfter,

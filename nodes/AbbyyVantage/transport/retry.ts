@@ -53,12 +53,12 @@ export function isNotFound(failure: Failure): boolean {
 	return failure.kind === 'http' && failure.status === 404;
 }
 
+const ANSWER_LOST = new Set<Failure['kind']>(['network', 'timeout', 'unclassified', 'malformed']);
+
 /** The request left, but its answer never came whole: Vantage may have handled it. */
 export function answerLost(failure: Failure): boolean {
 	return ANSWER_LOST.has(failure.kind) && !notProcessed(failure);
 }
-
-const ANSWER_LOST = new Set<Failure['kind']>(['network', 'timeout', 'unclassified', 'malformed']);
 
 /** Vantage cannot have processed it: a 429 (refused unprocessed) or a refused connection (never left). */
 export function notProcessed(failure: Failure): boolean {
