@@ -22,6 +22,7 @@ import {
 	readConcurrency,
 	readOptions,
 	readPollSettings,
+	WAIT_OPTION_NAMES,
 } from '../common';
 import { catalogProperty, readCatalogId, REINDEX_POLL, reindexAndWait } from '../catalog/shared';
 
@@ -109,7 +110,7 @@ const properties: INodeProperties[] = [
 					'Whether to start a catalog reindex after deleting. Skills only see the change once a reindex has completed.',
 			},
 			{
-				displayName: 'Reindex Poll Interval (Seconds)',
+				displayName: `Reindex ${WAIT_OPTION_NAMES.pollInterval} (Seconds)`,
 				name: 'reindexPollInterval',
 				type: 'number',
 				typeOptions: { minValue: 1 },
