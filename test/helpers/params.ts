@@ -22,6 +22,9 @@ export function nodeParams<R extends ResourceName>(
 /** A resource-locator value typed "By ID" (or an expression). */
 export const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
+/** Request Options for tests that retry: three retries with no real backoff sleep. */
+export const FAST_RETRIES = { maxRetries: 3, retryDelay: 0.01, maxRetryDelay: 5, timeout: 2 };
+
 /** Catalog Record → Delete, reading the ids from each item's `ids` field. */
 export function recordDeleteParams(catalogId: string, fields: IDataObject = {}): INodeParameters {
 	return nodeParams('catalogRecord', 'delete', {

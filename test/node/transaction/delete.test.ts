@@ -1,6 +1,6 @@
 import { runNode } from '../../harness/n8n';
 import { useSimulator } from '../../helpers/fixture';
-import { nodeParams } from '../../helpers/params';
+import { FAST_RETRIES, nodeParams } from '../../helpers/params';
 import { FIXTURE } from '../../simulator/simulator';
 import { concurrencyOf, createdTransaction } from './flow';
 
@@ -41,7 +41,7 @@ describe('Transaction → Delete', () => {
 			credentials: f.store,
 			parameters: {
 				...nodeParams('transaction', 'delete', { transactionId }),
-				requestOptions: { maxRetries: 3, retryDelay: 0.01, maxRetryDelay: 5, timeout: 2 },
+				requestOptions: FAST_RETRIES,
 			},
 		});
 		expect(result.error).toBeUndefined();

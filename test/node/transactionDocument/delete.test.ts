@@ -1,8 +1,6 @@
 import { runNode } from '../../harness/n8n';
 import { useSimulator } from '../../helpers/fixture';
-import { nodeParams } from '../../helpers/params';
-
-const FAST_RETRIES = { maxRetries: 3, retryDelay: 0.01, maxRetryDelay: 5, timeout: 2 };
+import { FAST_RETRIES, nodeParams } from '../../helpers/params';
 import { concurrencyOf } from '../transaction/flow';
 import { documents, documentWithFile } from './documents';
 

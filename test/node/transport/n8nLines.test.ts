@@ -12,7 +12,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode, simulatorCredentials, type RunResult } from '../../harness/n8n';
 import { useSimulator } from '../../helpers/fixture';
-import { nodeParams } from '../../helpers/params';
+import { FAST_RETRIES, nodeParams } from '../../helpers/params';
 import { FIXTURE, type Fault, type RouteId } from '../../simulator/simulator';
 
 const f = useSimulator();
@@ -47,7 +47,7 @@ async function asN8n1x(run: () => Promise<RunResult>): Promise<RunResult> {
 	}
 }
 
-const fast = { maxRetries: 3, retryDelay: 0.01, maxRetryDelay: 5, timeout: 5 };
+const fast = { ...FAST_RETRIES, timeout: 5 };
 
 interface Row {
 	name: string;

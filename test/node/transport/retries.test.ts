@@ -9,18 +9,15 @@ import {
 } from '../../../nodes/AbbyyVantage/transport/retry';
 import { runNode, serialize, simulatorCredentials } from '../../harness/n8n';
 import { useSimulator } from '../../helpers/fixture';
-import { nodeParams, rl } from '../../helpers/params';
+import { FAST_RETRIES, nodeParams, rl } from '../../helpers/params';
 import { FIXTURE, VantageSimulator, type Fault, type RouteId } from '../../simulator/simulator';
 import { createExport } from '../report/exports';
 
 const f = useSimulator();
 
-/** Fast retries so the tests do not sleep for real backoff. */
-const fast = { maxRetries: 3, retryDelay: 0.01, maxRetryDelay: 5, timeout: 2 };
-
 const newExport = async () => await createExport(f, { path: ['Succeeded'] });
 
-const statusParams = (requestId: string, requestOptions = fast): INodeParameters =>
+const statusParams = (requestId: string, requestOptions = FAST_RETRIES): INodeParameters =>
 	nodeParams('report', 'getExportStatus', { requestId, requestOptions });
 
 describe('retries of requests that are safe to repeat', () => {
@@ -52,7 +49,7 @@ describe('retries of requests that are safe to repeat', () => {
 		f.sim.injectFault('GetExportStatus', { kind: 'delay', ms: 1500 }, 1);
 		const result = await runNode({
 			credentials: f.store,
-			parameters: statusParams(requestId, { ...fast, timeout: 1 }),
+			parameters: statusParams(requestId, { ...FAST_RETRIES, timeout: 1 }),
 		});
 		expect(result.error).toBeUndefined();
 		expect(f.sim.requestsTo('GetExportStatus')).toHaveLength(2);
@@ -79,7 +76,7 @@ describe('retries of requests that are safe to repeat', () => {
 		f.sim.injectFault('GetExportStatus', { kind: 'status', status: 503 }, Infinity);
 		const result = await runNode({
 			credentials: f.store,
-			parameters: statusParams(requestId, { ...fast, maxRetries: 2 }),
+			parameters: statusParams(requestId, { ...FAST_RETRIES, maxRetries: 2 }),
 		});
 		expect(result.error?.message).toBe('ABBYY Vantage answered HTTP 503: Simulated 503 [item 0]');
 		expect((result.error as { description?: string }).description).toMatch(/after 3 attempts/);
@@ -149,7 +146,7 @@ describe('retries of requests that are safe to repeat', () => {
 		f.sim.injectFault('GetExportStatus', { kind: 'status', status: 503 }, Infinity);
 		const result = await runNode({
 			credentials: f.store,
-			parameters: statusParams(requestId, { ...fast, retryDelay: 20, maxRetryDelay: 60 }),
+			parameters: statusParams(requestId, { ...FAST_RETRIES, retryDelay: 20, maxRetryDelay: 60 }),
 			cancelAfterMs: 300,
 		});
 		expect(result.elapsedMs).toBeLessThan(3000);
@@ -199,7 +196,7 @@ describe('requests that create something are sent exactly once', () => {
 			f.sim.injectFault(route, fault, Infinity);
 			const result = await runNode({
 				credentials: f.store,
-				parameters: { ...params(), requestOptions: { ...fast, timeout: 1 } },
+				parameters: { ...params(), requestOptions: { ...FAST_RETRIES, timeout: 1 } },
 			});
 			expect(result.error).toBeDefined();
 			expect(f.sim.requestsTo(route)).toHaveLength(1);
@@ -217,7 +214,7 @@ describe('requests that create something are sent exactly once', () => {
 			const before = f.sim.createdCounts();
 			const result = await runNode({
 				credentials: f.store,
-				parameters: { ...params(), requestOptions: fast },
+				parameters: { ...params(), requestOptions: FAST_RETRIES },
 			});
 			expect(result.error).toBeUndefined();
 			expect(f.sim.requestsTo(route).map((r) => r.status)).toEqual([
@@ -238,9 +235,9 @@ describe('requests that create something are sent exactly once', () => {
 			f.sim.injectFault(route, { kind: 'status', status: 429 }, Infinity);
 			const result = await runNode({
 				credentials: f.store,
-				parameters: { ...params(), requestOptions: fast },
+				parameters: { ...params(), requestOptions: FAST_RETRIES },
 			});
-			expect(f.sim.requestsTo(route)).toHaveLength(fast.maxRetries + 1);
+			expect(f.sim.requestsTo(route)).toHaveLength(FAST_RETRIES.maxRetries + 1);
 			const error = result.error as { message: string; description?: string };
 			expect(error.message).toMatch(/^ABBYY Vantage is limiting the request rate/);
 			expect(error.description).toMatch(
@@ -267,7 +264,7 @@ describe('requests that create something are sent exactly once', () => {
 			credentials: store as typeof f.store,
 			parameters: {
 				...nodeParams('report', 'createExport', { startDate: '2025-11-01T00:00:00Z' }),
-				requestOptions: fast,
+				requestOptions: FAST_RETRIES,
 			},
 		});
 		// The sign-in itself cannot connect: the error says so, and no creating request went anywhere.
