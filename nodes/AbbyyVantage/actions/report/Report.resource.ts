@@ -1,3 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 import { resourceDescription } from '../common';
 import * as createExport from './createExport.operation';
 import * as downloadExportFiles from './downloadExportFiles.operation';
@@ -16,6 +18,25 @@ export const operations = {
 	getQualitySummary,
 	waitForExport,
 };
+
+type Operation = keyof typeof operations;
+
+/** The QA reports (qa/process-skills); the other operations work on exports. */
+const QA_OPERATIONS: Operation[] = ['getDocumentChanges', 'getFieldChanges', 'getQualitySummary'];
+const EXPORT_OPERATIONS = (Object.keys(operations) as Operation[]).filter(
+	(operation) => !QA_OPERATIONS.includes(operation),
+);
+
+/** The notice above a Report operation's parameters: who may use reports, and what is kept. */
+function rolesNotice(name: string, kept: string, operation: Operation[]): INodeProperties {
+	return {
+		displayName: `Only Tenant Administrators and Processing Supervisors can use reports. ${kept}`,
+		name,
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { resource: ['report'], operation } },
+	};
+}
 
 export const description = resourceDescription(
 	'report',
@@ -62,31 +83,7 @@ export const description = resourceDescription(
 	},
 	'createExport',
 	[
-		{
-			displayName:
-				'Only Tenant Administrators and Processing Supervisors can use reports. Export result files are kept for two weeks.',
-			name: 'reportNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: {
-				show: {
-					resource: ['report'],
-					operation: ['createExport', 'downloadExportFiles', 'getExportStatus', 'waitForExport'],
-				},
-			},
-		},
-		{
-			displayName:
-				'Only Tenant Administrators and Processing Supervisors can use reports. Vantage keeps 12 months of reporting data.',
-			name: 'qaReportNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: {
-				show: {
-					resource: ['report'],
-					operation: ['getDocumentChanges', 'getFieldChanges', 'getQualitySummary'],
-				},
-			},
-		},
+		rolesNotice('reportNotice', 'Export result files are kept for two weeks.', EXPORT_OPERATIONS),
+		rolesNotice('qaReportNotice', 'Vantage keeps 12 months of reporting data.', QA_OPERATIONS),
 	],
 );
