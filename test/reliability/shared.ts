@@ -2,7 +2,8 @@
 /**
  * What every reliability suite shares: fast retry settings, the "no secret anywhere" check, and
  * the rows each suite records for RELIABILITY.md. Rows are written only when
- * `RELIABILITY_REPORT_DIR` is set (by `npm run report:reliability`); `npm test` writes nothing.
+ * `RELIABILITY_REPORT_DIR` is set (by `npm run report:reliability`); `npm run test:reliability`
+ * writes nothing.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,8 +2,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { readBinary, runNode, serialize } from '../../harness/n8n';
 import { binaryFile, fileItem, invoiceText } from '../../helpers/binary';
-import { expectSchedule, pollPauses, useSimulator } from '../../helpers/fixture';
-import { nodeParams, processParams as process, rl } from '../../helpers/params';
+import { useSimulator } from '../../helpers/fixture';
+import { processParams as process, rl } from '../../helpers/params';
 import { FIXTURE, splittingSkill } from '../../simulator/simulator';
 
 const f = useSimulator((sim) =>
@@ -787,41 +787,6 @@ describe('Process Document: waiting, manual review and failures', () => {
 			fields: { InvoiceNumber: 'H-1' },
 		});
 		expect(f.sim.requestsTo('GetTransactionInfo').map((r) => r.status)).toEqual([429, 503, 0, 200]);
-	});
-
-	test('at default settings a 1.5-s job is polled at once, after 1 s and after 2 s, when it is noticed', async () => {
-		f.sim.scriptNextTransaction({ processing: { ms: 1500 } });
-		const result = await runNode({
-			credentials: f.store,
-			items: [invoice('S-1')],
-			parameters: nodeParams('transaction', 'processDocument', {
-				skillId: rl(FIXTURE.documentSkillId),
-			}),
-		});
-		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ status: 'Processed', polls: 3 });
-		const polls = f.sim.requestsTo('GetTransactionInfo');
-		expect(polls.map((r) => r.status)).toEqual([200, 200, 200]);
-		const pauses = pollPauses(polls);
-		expect(pauses.expected).toEqual([1000, 1000]);
-		expectSchedule(pauses);
-	});
-
-	test('at default settings a 9-s job: pauses of 1 s, then 40 % of the time waited (8 polls; every second: 10)', async () => {
-		f.sim.scriptNextTransaction({ processing: { ms: 9000 } });
-		const result = await runNode({
-			credentials: f.store,
-			items: [invoice('S-2')],
-			parameters: nodeParams('transaction', 'processDocument', {
-				skillId: rl(FIXTURE.documentSkillId),
-			}),
-		});
-		expect(result.error).toBeUndefined();
-		const polls = f.sim.requestsTo('GetTransactionInfo');
-		// At about 0, 1, 2, 3, 4.2, 5.9, 8.2 (still processing) and 11.5 s.
-		expect(polls).toHaveLength(8);
-		expect(result.items[0].json.polls).toBe(8);
-		expectSchedule(pollPauses(polls));
 	});
 
 	test('cancelling the execution stops the wait at once', async () => {
