@@ -276,9 +276,8 @@ const NO_WRITES = Object.fromEntries(WRITES.map((route) => [route, 0]));
 
 /**
  * examples/catalog-sync.json and its e2e variants against the seeded `Vendors` catalog
- * (./lib/vendors.ts): the example as shipped (Dry Run on), the same dry run saved at node version
- * 1 (Dry Run under Options), the sync applied, the same sync again, a partial source refused, then
- * Catalog Record → Add with a row Vantage rejects.
+ * (./lib/vendors.ts): the example as shipped (Dry Run on), the sync applied, the same sync again,
+ * a partial source refused, then Catalog Record → Add with a row Vantage rejects.
  */
 async function catalogSync(setup: Setup): Promise<Execution[]> {
 	const { instance, sim } = setup;
@@ -341,22 +340,6 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 			equal(sim.catalogRecords(SYNC_CATALOG), CATALOG_BEFORE, 'records (ids, fields, order)');
 		},
 	);
-
-	console.log(
-		'\na workflow saved at node version 1, Dry Run under Options (e2e/workflows/catalog-sync-dry-run.json)',
-	);
-	sim.clearLog();
-	const dryV1 = await execute(instance, 'vaE2eSyncDry1');
-	await check('the same plan, and nothing written', () => {
-		succeeded(dryV1);
-		equal(
-			runOutput<Item>(dryV1.run, 'Sync Vendors catalog')[0].json,
-			runOutput<Item>(dry.run, 'Sync Vendors catalog')[0].json,
-			'summary',
-		);
-		equal(writes(sim), NO_WRITES, 'write requests');
-		equal(sim.catalogRecords(SYNC_CATALOG), CATALOG_BEFORE, 'records (ids, fields, order)');
-	});
 
 	console.log(
 		'\nexamples/catalog-sync.json with Dry Run off (e2e/workflows/catalog-sync-apply.json)',
@@ -602,7 +585,7 @@ async function catalogSync(setup: Setup): Promise<Execution[]> {
 			equal(sim.recordIds('Suppliers'), ['S-1', 'S-3'], 'records');
 		},
 	);
-	return [dry, dryV1, first, again, partial, addContinue, addStop];
+	return [dry, first, again, partial, addContinue, addStop];
 }
 
 async function main(): Promise<void> {

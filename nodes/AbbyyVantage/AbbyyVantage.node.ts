@@ -20,9 +20,7 @@ export class AbbyyVantage implements INodeType {
 			dark: 'file:../../icons/abbyyVantage.dark.svg',
 		},
 		group: ['transform'],
-		// 1.1: Sync's Dry Run is a parameter of its own (version 1 keeps it under Options).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Process documents with ABBYY Vantage skills, manage transactions and catalogs, and get report exports and extraction quality reports',

@@ -141,7 +141,7 @@ describe('every n8n-workflow line: 2.41, 1.120.31 (n8n 1.123) and 1.83.0 (n8n 1.
 		// Both nodes, every version, every operation of the 36, each in both mapping modes.
 		expect(cases.length).toBeGreaterThan(2 * 36);
 		expect(cases).toEqual(
-			expect.arrayContaining(['abbyyVantage 1.1 catalogRecord add autoMapInputData']),
+			expect.arrayContaining(['abbyyVantage 1 catalogRecord add autoMapInputData']),
 		);
 		for (const line of [current, last1x, oldest]) {
 			const refused = Object.entries(parameters(line)).filter(
@@ -151,11 +151,14 @@ describe('every n8n-workflow line: 2.41, 1.120.31 (n8n 1.123) and 1.83.0 (n8n 1.
 		}
 		expect(parameters(last1x)).toEqual(parameters(current));
 		expect(parameters(oldest)).toEqual(parameters(current));
-		expect(parameters(current)['abbyyVantage 1.1 catalogRecord add autoMapInputData']).toContain(
+		expect(parameters(current)['abbyyVantage 1 catalogRecord add autoMapInputData']).toContain(
 			'recordIdNotice',
 		);
-		expect(parameters(current)['abbyyVantage 1.1 catalogRecord add defineBelow']).not.toContain(
+		expect(parameters(current)['abbyyVantage 1 catalogRecord add defineBelow']).not.toContain(
 			'recordIdNotice',
+		);
+		expect(parameters(current)['abbyyVantage 1 catalogRecord sync defineBelow']).toContain(
+			'dryRun',
 		);
 	});
 

@@ -233,8 +233,6 @@ export interface RunOptions {
 	/** Cancel the execution after this many milliseconds. */
 	cancelAfterMs?: number;
 	timezone?: string;
-	/** The node's version in the workflow (default 1, what workflows saved before 1.1 hold). */
-	typeVersion?: number;
 }
 
 export interface RunResult {
@@ -252,13 +250,12 @@ function makeNode(
 	parameters: INodeParameters,
 	continueOnFail = false,
 	credentialId = 'cred-0',
-	typeVersion = 1,
 ): INode {
 	return {
 		id: 'node-1',
 		name: NODE_NAME,
 		type: NODE_TYPE,
-		typeVersion,
+		typeVersion: 1,
 		position: [0, 0],
 		parameters,
 		credentials: { abbyyVantageApi: { id: credentialId, name: 'ABBYY Vantage account' } },
@@ -387,12 +384,7 @@ export async function countEvaluations<T>(
 /** Execute the node once inside n8n's WorkflowExecute and return what n8n recorded. */
 export async function runNode(options: RunOptions): Promise<RunResult> {
 	await initBinaryData();
-	const node = makeNode(
-		options.parameters,
-		options.continueOnFail,
-		options.credentials.id,
-		options.typeVersion,
-	);
+	const node = makeNode(options.parameters, options.continueOnFail, options.credentials.id);
 	const workflow = makeWorkflow(node, options.timezone);
 	// Every run is its own execution, as in n8n (the node keeps per-execution state).
 	const executionId = `exec-${++executions}`;

@@ -632,7 +632,7 @@ describe('under pressure', () => {
 					{ recordId: 'e', Name: 'E' },
 					{ recordId: 'd', Name: 'last' },
 				],
-				parameters: recordParams('sync', CATALOG, { options: { dryRun: true } }),
+				parameters: recordParams('sync', CATALOG, { dryRun: true }),
 			});
 			const duplicates = result.items[0].json.duplicatesRemoved;
 			expect(duplicates).toEqual({

@@ -19,9 +19,9 @@ const FIELD_TYPES: Record<string, ResourceMapperField['type']> = {
 
 /**
  * The columns of the chosen catalog for the Columns mapper (GetCatalog), after a `recordId`
- * field. Any field can be the one matched on: its value becomes the record id. Every field is
- * shown by its ID, the name Map Automatically looks for in the input: n8n's Record ID From shows
- * the chosen field's ID, not its display name.
+ * field: Add takes the record id from it; Sync from the field chosen under Record ID From (any
+ * field that can be matched on). Every field is shown by its ID, the name Map Automatically looks
+ * for in the input: n8n's Record ID From shows the chosen field's ID, not its display name.
  */
 export async function getCatalogColumns(
 	this: ILoadOptionsFunctions,

@@ -165,8 +165,12 @@ describe('Catalog Record → Add', () => {
 		},
 	);
 
-	test('batches of at most 5000; the record ID from a column chosen when Add offered Record ID From (saved workflows)', async () => {
-		const items = Array.from({ length: 12001 }, (_, i) => ({ Code: `c${i}`, Name: `N${i}` }));
+	test('batches of at most 5000; the record ID is always recordId (Add matches on nothing, whatever matchingColumns holds)', async () => {
+		const items = Array.from({ length: 12001 }, (_, i) => ({
+			recordId: `r${i}`,
+			Code: `c${i}`,
+			Name: `N${i}`,
+		}));
 		const result = await runNode({
 			credentials: f.store,
 			items,
@@ -184,7 +188,8 @@ describe('Catalog Record → Add', () => {
 		expect(f.sim.requestsTo('AddRecords').map((r) => (r.body as unknown[]).length)).toEqual([
 			5000, 5000, 2001,
 		]);
-		expect(f.sim.catalogRecord(PRODUCTS, 'c42')?.fields.Code).toEqual(['c42']);
+		expect(f.sim.catalogRecord(PRODUCTS, 'r42')?.fields.Code).toEqual(['c42']);
+		expect(f.sim.catalogRecord(PRODUCTS, 'c42')).toBeUndefined();
 	});
 
 	test('a later item with the same ID wins; the earlier one is reported as skipped', async () => {

@@ -32,6 +32,7 @@ const seed = (ids: string[]) =>
 	);
 
 const sync = (options: IDataObject = {}) => recordParams('sync', CATALOG, { options });
+const dryRun = () => recordParams('sync', CATALOG, { dryRun: true });
 
 describe('Catalog Record → Sync', () => {
 	test('adds the new, updates the changed, deletes the rest, leaves the unchanged; then reindexes', async () => {
@@ -92,52 +93,24 @@ describe('Catalog Record → Sync', () => {
 		expect(Object.values(mapping).map(evaluations)).toEqual([5, 5, 5]);
 	});
 
-	test('version 1.1: Dry Run is a parameter of its own, no longer an option', async () => {
-		const sync11 = (properties: INodeProperties[]) =>
-			properties.filter((p) => p.displayOptions?.show?.operation?.includes('sync'));
-		const visible = (p: INodeProperties, version: number) => {
-			const versions = p.displayOptions?.show?.['@version'];
-			if (!versions) return true;
-			return versions.some((v) =>
-				typeof v === 'number'
-					? v === version
-					: version >= (v as { _cnd: { gte: number } })._cnd.gte,
-			);
-		};
-		const properties = sync11(new AbbyyVantage().description.properties);
-		const at = (version: number) => properties.filter((p) => visible(p, version));
-		const optionNames = (version: number) =>
-			at(version)
-				.filter((p) => p.name === 'options')
-				.flatMap((p) => (p.options as INodeProperties[]).map((o) => o.name));
-		expect(at(1.1).some((p) => p.name === 'dryRun')).toBe(true);
-		expect(optionNames(1.1)).not.toContain('dryRun');
-		expect(at(1).some((p) => p.name === 'dryRun')).toBe(false);
-		expect(optionNames(1)).toContain('dryRun');
-
-		seed(['a', 'b']);
-		const result = await runNode({
-			credentials: f.store,
-			typeVersion: 1.1,
-			items: [vendor('a', 'A2'), vendor('c')],
-			parameters: recordParams('sync', CATALOG, { dryRun: true }),
-		});
-		expect(result.items[0].json).toMatchObject({
-			dryRun: true,
-			toAdd: 1,
-			toUpdate: 1,
-			toDelete: 1,
-		});
-		expect(f.sim.requestsTo('AddRecords')).toHaveLength(0);
-		expect(f.sim.requestsTo('DeleteRecords')).toHaveLength(0);
+	test('Dry Run is a parameter of its own, not an option', () => {
+		const properties = new AbbyyVantage().description.properties.filter((p) =>
+			p.displayOptions?.show?.operation?.includes('sync'),
+		);
+		expect(properties.some((p) => p.name === 'dryRun')).toBe(true);
+		// One node version: nothing is shown or hidden by version.
+		expect(properties.filter((p) => p.displayOptions?.show?.['@version'])).toEqual([]);
+		const options = properties.filter((p) => p.name === 'options');
+		expect(options).toHaveLength(1);
+		expect((options[0].options as INodeProperties[]).map((o) => o.name)).not.toContain('dryRun');
 	});
 
-	test('Dry Run outputs the plan and changes nothing (version 1: under Options, where saved workflows hold it)', async () => {
+	test('Dry Run outputs the plan and changes nothing', async () => {
 		seed(['a', 'b']);
 		const result = await runNode({
 			credentials: f.store,
 			items: [vendor('a', 'A2'), vendor('c')],
-			parameters: sync({ dryRun: true }),
+			parameters: dryRun(),
 		});
 		expect(result.items[0].json).toMatchObject({
 			dryRun: true,
@@ -233,7 +206,7 @@ describe('Catalog Record → Sync', () => {
 			const dry = await runNode({
 				credentials: f.store,
 				items,
-				parameters: sync({ dryRun: true }),
+				parameters: dryRun(),
 				continueOnFail: true,
 			});
 			const skipped = {
@@ -379,7 +352,7 @@ describe('Catalog Record → Sync', () => {
 				vendor('c'),
 				vendor('c', 'last'),
 			],
-			parameters: sync({ dryRun: true }),
+			parameters: dryRun(),
 		});
 		expect(result.items[0].json).toMatchObject({
 			sourceRecords: 3,

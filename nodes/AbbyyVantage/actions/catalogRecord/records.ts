@@ -48,7 +48,7 @@ export async function readGroups(
 	client: VantageClient,
 	items: INodeExecutionData[],
 	errors: INodeExecutionData[],
-	options: { ignoreUnknownFields: boolean },
+	options: { ignoreUnknownFields: boolean; matched?: boolean },
 ): Promise<SourceGroups> {
 	const continueOnFail = ctx.continueOnFail();
 	const columns = new CatalogColumns(client);

@@ -40,8 +40,7 @@ const mapperOptions = {
 /**
  * Add's Columns mapper: item fields → catalog columns; the record ID is the `recordId` field. Mode
  * `add`: nothing is matched, so n8n shows no "Record ID From" and labels no field "(using to
- * match)". A workflow saved while Add offered Record ID From keeps its `matchingColumns`, which
- * `recordReader` still honours.
+ * match)".
  */
 export const columnsProperty: INodeProperties = {
 	displayName: 'Columns',
@@ -171,7 +170,8 @@ export interface RecordReader {
 
 /**
  * Input items as catalog records, from the Columns mapper: values mapped below, or the item's own
- * fields (auto-map). Only the catalog's columns are sent; the matching field gives the id. A field
+ * fields (auto-map). Only the catalog's columns are sent; the id is the `recordId` field's value
+ * (Add), or with `matched` the value of the field chosen under Record ID From (Sync). A field
  * with a value that is neither (an extra input field under Map Automatically, a mapped column the
  * catalog no longer has) is refused, as n8n's database nodes refuse a column the table lacks, or
  * with `ignoreUnknownFields` left out and named in the record. The mapping's settings are read
@@ -181,7 +181,7 @@ export interface RecordReader {
 export function recordReader(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
-	{ ignoreUnknownFields = false } = {},
+	{ ignoreUnknownFields = false, matched = false } = {},
 ): RecordReader {
 	const mappingModeOf = perItemReader(ctx, 'columns.mappingMode', (i) =>
 		ctx.getNodeParameter('columns.mappingMode', i, 'defineBelow'),
@@ -191,12 +191,14 @@ export function recordReader(
 		'columns.value',
 		(i) => (ctx.getNodeParameter('columns.value', i, {}) ?? {}) as IDataObject,
 	);
-	const idFieldOf = perItemReader(ctx, 'columns.matchingColumns', (i) => {
-		const matching = ctx.getNodeParameter('columns.matchingColumns', i, [RECORD_ID_FIELD]);
-		return Array.isArray(matching) && typeof matching[0] === 'string'
-			? matching[0]
-			: RECORD_ID_FIELD;
-	});
+	const idFieldOf = matched
+		? perItemReader(ctx, 'columns.matchingColumns', (i) => {
+				const matching = ctx.getNodeParameter('columns.matchingColumns', i, [RECORD_ID_FIELD]);
+				return Array.isArray(matching) && typeof matching[0] === 'string'
+					? matching[0]
+					: RECORD_ID_FIELD;
+			})
+		: () => RECORD_ID_FIELD;
 	const timeZone = ctx.getTimezone();
 	return {
 		values: (itemIndex) =>
@@ -215,7 +217,9 @@ export function recordReader(
 					ctx,
 					itemIndex,
 					`The record ID ("${idField}") is empty: ${describeValue(rawId)}`,
-					'Map a value to recordId (with Sync: to the field chosen under Record ID From).',
+					matched
+						? 'Map a value to the field chosen under Record ID From.'
+						: `Map a value to ${RECORD_ID_FIELD}.`,
 				);
 			}
 			return id;

@@ -30,16 +30,6 @@ import { addRecords } from './writer';
 /** Max Share to Delete (%) when the option is not set. */
 const DEFAULT_MAX_DELETE_SHARE = 50;
 
-/** Dry Run: a parameter of its own from node version 1.1, an option in version 1. */
-const dryRunProperty: INodeProperties = {
-	displayName: 'Dry Run',
-	name: 'dryRun',
-	type: 'boolean',
-	default: false,
-	description:
-		'Whether to only output the plan (what would be added, updated and deleted) without changing the catalog. Turn it on for the first runs.',
-};
-
 const syncOptions: INodeProperties[] = [
 	batchSizeOption('Records'),
 	concurrencyOption(WRITE_CONCURRENCY),
@@ -63,9 +53,6 @@ const syncOptions: INodeProperties[] = [
 	},
 ];
 
-/** Node version 1.1 and later (`@version` conditions work from n8n-workflow 1.83 on). */
-const FROM_1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
-
 const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -76,25 +63,21 @@ const properties: INodeProperties[] = [
 	},
 	catalogProperty,
 	syncColumnsProperty,
-	{ ...dryRunProperty, displayOptions: { show: FROM_1_1 } },
 	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: FROM_1_1 },
-		options: sortedOptions(syncOptions),
+		displayName: 'Dry Run',
+		name: 'dryRun',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to only output the plan (what would be added, updated and deleted) without changing the catalog. Turn it on for the first runs.',
 	},
-	// Version 1 (saved workflows): Dry Run is read from Options, where those workflows hold it.
 	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show: { '@version': [1] } },
-		options: sortedOptions([...syncOptions, dryRunProperty]),
+		options: sortedOptions(syncOptions),
 	},
 ];
 
@@ -109,8 +92,7 @@ function readSyncSettings(ctx: IExecuteFunctions, client: VantageClient) {
 	const { options } = write;
 	return {
 		...write,
-		// A parameter from version 1.1 on; an option in version 1 (n8n drops whichever is hidden).
-		dryRun: ctx.getNodeParameter('dryRun', 0, false) === true || options.dryRun === true,
+		dryRun: ctx.getNodeParameter('dryRun', 0, false) === true,
 		reindex: options.reindex !== false,
 		maxDeleteShare: requireInteger(
 			ctx,
@@ -378,7 +360,11 @@ export async function execute(
 	const settings = readSyncSettings(this, client);
 	const out: INodeExecutionData[] = [];
 	const continueOnFail = this.continueOnFail();
-	const { groups, unknownCatalog } = await readGroups(this, client, items, out, settings);
+	// Records are matched on the field chosen under Record ID From.
+	const { groups, unknownCatalog } = await readGroups(this, client, items, out, {
+		...settings,
+		matched: true,
+	});
 	const pairedItemOf = (group: CatalogGroup) =>
 		(group.itemIndexes.length ? group.itemIndexes : group.invalid.map((i) => i.item)).map(
 			(item) => ({ item }),
