@@ -1,17 +1,13 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- reads the vendor's OpenAPI fixtures next to this file */
 /**
  * The simulator's zod schemas must agree with the vendor's published OpenAPI documents
  * (verbatim copies in test/fixtures/openapi/): same properties, required members, types,
  * nullability, enums, bounds and `additionalProperties`.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod/v4';
 
+import { openApiDocuments as documents, type Json } from '../contract/openapi';
 import { inlineRequestBodies, multipartModels, openApiComponents, reportQueries } from './schemas';
 import { VantageSimulator } from './simulator';
-
-type Json = Record<string, unknown>;
 
 interface Shape {
 	type?: string;
@@ -27,17 +23,6 @@ interface Shape {
 	additional?: 'closed' | 'open' | Shape;
 	items?: Shape;
 }
-
-function load(name: string): Json {
-	return JSON.parse(
-		readFileSync(join(__dirname, '..', 'fixtures', 'openapi', name), 'utf8'),
-	) as Json;
-}
-
-const documents = {
-	processing: load('vantage-processing-v1.json'),
-	reporting: load('vantage-reporting-v2.json'),
-};
 
 /** Normalise an OpenAPI 3.0 schema (refs resolved, `allOf: [ref]` wrappers unwrapped). */
 function fromOpenApi(doc: Json, schema: Json, depth = 0): Shape {
