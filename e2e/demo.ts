@@ -23,7 +23,7 @@ const POLLING_TRIGGER = 'n8n-nodes-abbyy-vantage.abbyyVantageTrigger';
 const COMPLETE_EVERY_MS = 30_000;
 /** The longest line the tour prints (an item's preview is cut to fit). */
 const WIDTH = 96;
-/** How often a step that prints nothing of its own (n8n's install, compiling sqlite3) tells how far it got. */
+/** How often a step that prints nothing of its own (n8n's install, sqlite3's build) tells how far it got. */
 const PROGRESS_EVERY_MS = 15_000;
 
 const OWNER = {
@@ -214,7 +214,8 @@ function shown(path: string): string {
  * is stopped or this process is gone. Installing: how many of the packages the host's lockfile
  * names for this machine (os, cpu, libc) are in place, in the folder being installed (the host
  * folder, or `<host>.partial-<pid>` where the install is moved into place when complete);
- * compiling sqlite3, or a folder it cannot read: the time taken so far.
+ * building sqlite3 (a prebuilt binary, else compiled), or a folder it cannot read: the time taken
+ * so far.
  */
 const PROGRESS_SCRIPT = `
 const { existsSync, readFileSync } = require('node:fs');
@@ -246,7 +247,7 @@ const elapsed = () => {
 };
 setInterval(() => {
 	try { process.kill(Number(parent), 0); } catch { process.exit(0); }
-	let line = '    … ' + (step === 'install' ? 'installing' : 'compiling sqlite3') + ' (' + elapsed() + ')';
+	let line = '    … ' + (step === 'install' ? 'installing' : 'building sqlite3') + ' (' + elapsed() + ')';
 	if (step === 'install') {
 		try {
 			const all = packages();
@@ -289,7 +290,7 @@ async function quietSetUp(): Promise<Setup> {
 		if (text.startsWith('installed in')) {
 			stopProgress();
 			progress = startProgress('compile');
-			return `· ${text.replace('for its Node', 'for that Node (offline; it needs a C/C++ compiler)')}`;
+			return `· ${text.replace('compiling sqlite3 for its Node', 'building sqlite3 for that Node (prebuilt, or compiled: needs a C/C++ compiler)')}`;
 		}
 		// A host that reports its own progress needs no watcher.
 		if (/ so far$/.test(text)) stopProgress();
