@@ -41,11 +41,11 @@ export const BURST_MODES: Record<
 	{ label: string; parameters: Record<string, unknown> }
 > = {
 	transaction: {
-		label: 'One execution per transaction (the default)',
+		label: 'One Execution per Transaction (the default)',
 		parameters: {},
 	},
 	poll: {
-		label: 'One execution per poll (all items)',
+		label: 'One Execution per Poll (all items)',
 		parameters: { output: 'perPoll' },
 	},
 };

@@ -955,7 +955,7 @@ Load average (1, 5, 15 min) at the start: ${loads(r.load)}; at the end: ${loads(
 
 Every number comes from this run. The **floor** is a raw undici client sending the optimal request
 sequence (one token, keep-alive connections, deduplicated IDs in batches of 5000, pages of 1000, the
-same concurrency and poll interval as the node) in its own process; the **node** is the ABBYY
+same concurrency and wait interval as the node) in its own process; the **node** is the ABBYY
 Vantage node executed by n8n-core's WorkflowExecute with n8n's own HTTP stack, in its own process.
 The simulator runs in a third process. Times are medians of ${RUNS} interleaved runs (${LONG_RUNS}
 for the long scenarios: export status, Process Document, upload, sync, rate limit; ${REAL_RUNS} for
@@ -1012,7 +1012,7 @@ the HTTP Request + Code workflow (whole \`n8n execute\`, HTTP / node): ${speedup
 
 ${PROCESS.documents} one-page documents (small text invoices the simulator extracts from), each
 processed for ${PROCESS.processingMs / 1000} s by the simulator, one transaction per document, ${PROCESS.concurrency} at a time, polled every
-${PROCESS.pollSeconds} s (Poll Interval = Max Poll Interval = 1). Node: Transaction → Process Document (launch,
+${PROCESS.pollSeconds} s (Wait Interval = Wait Interval Limit = 1). Node: Transaction → Process Document (launch,
 wait, read the result JSON into fields). Floor: LaunchTransaction (the same multipart body: a
 \`Model\` JSON part and a \`Files\` part) → GetTransactionInfo at once and then every second until
 Processed → download the Json result file. Target (this bench's; issue 12 asks for the figure
@@ -1122,8 +1122,8 @@ ${r.report?.rows ?? notRun(7)}
 ## 11. Time to data at default settings
 
 Every wait (Process Document, Wait For Transaction, Wait For Export, reindexes) checks at once,
-then every Poll Interval (default 1 s) until each pause may be 40 % of the time waited so far, up to
-Max Poll Interval (30 s; Wait For Export 60 s). Simulator latency ${TIME_TO_DATA.latencyMs} ms; the node at its default
+then every Wait Interval (default 1 s) until each pause may be 40 % of the time waited so far, up to
+Wait Interval Limit (30 s; Wait For Export 60 s). Simulator latency ${TIME_TO_DATA.latencyMs} ms; the node at its default
 settings through n8n-core; the floor a raw undici client that checks at once and then every second.
 
 **(a) Short documents.** ${TIME_TO_DATA.documents} one-page documents the simulator finishes ${TIME_TO_DATA.processingMs / 1000} s after their launch, one

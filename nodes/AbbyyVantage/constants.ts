@@ -25,7 +25,8 @@ export const MIN_POLL_INTERVAL_MS = 1000;
  * 1 s) until each pause may be this share of the time waited so far, up to Wait Interval Limit. A job
  * is noticed at most this share of its duration late (at least Wait Interval, at most Wait
  * Interval Limit); the checks a job costs grow with the logarithm of its duration: a 1.5-s job is noticed
- * at 2 s, a 60-s job costs 13 checks, where polling every second costs 61.
+ * at 2 s, a 60-s job costs 13 checks, where a client that checks again a second after each answer
+ * costs 58 (BENCHMARKS.md, section 11b).
  */
 export const POLL_GROWTH = 0.4;
 

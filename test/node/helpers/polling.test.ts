@@ -29,7 +29,8 @@ describe('the wait schedule (nextPollDelay)', () => {
 		expect(sixty.map((t) => Math.round(t))).toEqual([
 			0, 1000, 2000, 3000, 4200, 5880, 8232, 11525, 16135, 22589, 31624, 44274, 61983,
 		]);
-		// 13 status requests where polling every second costs 61.
+		// 13 status requests, where a client that checks again a second after each answer costs 58
+		// (BENCHMARKS.md, section 11b).
 		expect(sixty).toHaveLength(13);
 	});
 
