@@ -4,9 +4,9 @@
  * `npm run demo`: build the package, start the ABBYY Vantage simulator and a real n8n on
  * loopback, run the example workflows and tell, in a few short lines each, what they did; then
  * keep n8n's editor open at http://127.0.0.1:<port> until Ctrl-C. No account or internet needed
- * (only the npm registry, once, to install n8n into e2e/.work/host).
+ * (only the npm registry, once, to install n8n into the host cache, ~/.cache/n8n-nodes-abbyy-vantage).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
@@ -23,8 +23,6 @@ const POLLING_TRIGGER = 'n8n-nodes-abbyy-vantage.abbyyVantageTrigger';
 const COMPLETE_EVERY_MS = 30_000;
 /** The longest line the tour prints (an item's preview is cut to fit). */
 const WIDTH = 96;
-/** How often a step that prints nothing of its own (n8n's install, sqlite3's build) tells how far it got. */
-const PROGRESS_EVERY_MS = 15_000;
 
 const OWNER = {
 	email: 'demo@example.com',
@@ -208,96 +206,24 @@ function shown(path: string): string {
 }
 
 /**
- * What a progress watcher runs (`node -e`). Installing n8n into its host folder can take minutes
- * in which npm prints nothing, and e2e/lib/n8n.ts `ensureHost` may run npm synchronously, so this
- * process could not print meanwhile: a process of its own does, every PROGRESS_EVERY_MS, until it
- * is stopped or this process is gone. Installing: how many of the packages the host's lockfile
- * names for this machine (os, cpu, libc) are in place, in the folder being installed (the host
- * folder, or `<host>.partial-<pid>` where the install is moved into place when complete);
- * building sqlite3 (a prebuilt binary, else compiled), or a folder it cannot read: the time taken
- * so far.
- */
-const PROGRESS_SCRIPT = `
-const { existsSync, readFileSync } = require('node:fs');
-const { join } = require('node:path');
-const [host, step, everyMs, parent] = process.argv.slice(1);
-const started = Date.now();
-const fits = (list, value) => {
-	if (!list) return true;
-	const all = [].concat(list);
-	if (all.includes('!' + value)) return false;
-	const only = all.filter((entry) => !entry.startsWith('!'));
-	return only.length === 0 || only.includes(value);
-};
-let wanted;
-function packages() {
-	if (wanted) return wanted;
-	const partial = host + '.partial-' + parent;
-	const folder = existsSync(partial) ? partial : host;
-	const lock = JSON.parse(readFileSync(join(folder, 'package-lock.json'), 'utf8'));
-	const libc = process.report.getReport().header.glibcVersionRuntime ? 'glibc' : 'musl';
-	wanted = Object.entries(lock.packages)
-		.filter(([path, p]) => path.startsWith('node_modules/') && fits(p.os, process.platform) && fits(p.cpu, process.arch) && fits(p.libc, libc))
-		.map(([path]) => join(folder, path));
-	return wanted;
-}
-const elapsed = () => {
-	const s = Math.round((Date.now() - started) / 1000);
-	return s < 60 ? s + ' s' : Math.floor(s / 60) + ' min ' + (s % 60) + ' s';
-};
-setInterval(() => {
-	try { process.kill(Number(parent), 0); } catch { process.exit(0); }
-	let line = '    … ' + (step === 'install' ? 'installing' : 'building sqlite3') + ' (' + elapsed() + ')';
-	if (step === 'install') {
-		try {
-			const all = packages();
-			line = '    … ' + all.filter((dir) => existsSync(dir)).length + ' of ' + all.length + ' packages in place (' + elapsed() + ')';
-		} catch {
-			// the lockfile is not there (yet): the time alone
-		}
-	}
-	console.log(line);
-}, Number(everyMs));
-`;
-
-function startProgress(step: 'install' | 'compile'): ChildProcess {
-	return spawn(
-		process.execPath,
-		['-e', PROGRESS_SCRIPT, HOST, step, String(PROGRESS_EVERY_MS), String(process.pid)],
-		{ stdio: ['ignore', 'inherit', 'ignore'] },
-	);
-}
-
-/**
  * The shared set-up speaks in the e2e suite's voice (`[e2e] …`); the tour rewords its lines while
  * it runs and, while n8n is installed (the first run only), shows how far the install got.
  */
 async function quietSetUp(): Promise<Setup> {
 	const log = console.log;
-	let progress: ChildProcess | undefined;
-	const stopProgress = () => {
-		progress?.kill();
-		progress = undefined;
-	};
 	const reword = (line: string): string | undefined => {
 		const text = line.replace(/^\[e2e\] /, '');
 		if (text === line) return line;
 		if (text.startsWith('reusing n8n host')) return `· n8n is installed already (${shown(HOST)})`;
 		if (text.startsWith('installing n8n ')) {
-			progress = startProgress('install');
 			return `· ${text.replace(/ \(.*\)$/, '')} into ${shown(HOST)}: the first run only, a few minutes`;
 		}
+		// ensureHost's progress every 15 s: "installing n8n: 812 of 2351 packages in place, 45 s so far".
+		if (/ so far$/.test(text)) return `    … ${text}`;
 		if (text.startsWith('installed in')) {
-			stopProgress();
-			progress = startProgress('compile');
 			return `· ${text.replace('compiling sqlite3 for its Node', 'building sqlite3 for that Node (prebuilt, or compiled: needs a C/C++ compiler)')}`;
 		}
-		// A host that reports its own progress needs no watcher.
-		if (/ so far$/.test(text)) stopProgress();
-		if (text.startsWith('n8n host ready')) {
-			stopProgress();
-			return `· ${text.replace(/ \(.*\)$/, '')}`;
-		}
+		if (text.startsWith('n8n host ready')) return `· ${text.replace(/ \(.*\)$/, '')}`;
 		if (text.startsWith('building and packing')) return '· building and packing the package';
 		if (text.startsWith('simulator on'))
 			return `· ABBYY Vantage simulator: ${text.split(';')[0].slice(13)}`;
@@ -312,7 +238,6 @@ async function quietSetUp(): Promise<Setup> {
 	try {
 		return await setUp({ includeE2eWorkflows: false });
 	} finally {
-		stopProgress();
 		console.log = log;
 	}
 }

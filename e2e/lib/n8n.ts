@@ -168,24 +168,58 @@ function hostProblem(dir: string): string | undefined {
 	return undefined;
 }
 
-/** Run `command` while printing how long it has taken every 20 s: a cold install is minutes long. */
+/**
+ * The packages a lockfile installs on this machine (its os, cpu and libc), as folders under `dir`:
+ * how far an install got is how many of them are in place.
+ */
+function lockedPackages(dir: string): string[] {
+	const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
+		packages: Record<string, { os?: string[]; cpu?: string[]; libc?: string[] }>;
+	};
+	const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } })
+		.header;
+	const here = {
+		os: process.platform as string,
+		cpu: process.arch as string,
+		libc: header?.glibcVersionRuntime ? 'glibc' : 'musl',
+	};
+	const fits = (list: string[] | undefined, value: string) =>
+		!list ||
+		(!list.includes(`!${value}`) &&
+			(list.every((entry) => entry.startsWith('!')) || list.includes(value)));
+	return Object.entries(lock.packages)
+		.filter(
+			([path, p]) =>
+				path.startsWith('node_modules/') &&
+				fits(p.os, here.os) &&
+				fits(p.cpu, here.cpu) &&
+				fits(p.libc, here.libc),
+		)
+		.map(([path]) => join(dir, path));
+}
+
+/**
+ * Run `command` in `cwd`, its output kept out of the way (npm's own lines, errors excepted), and
+ * say every 15 s how far it got: a cold install is minutes of silence otherwise. `progress`
+ * describes the state so far (for an install: packages in place).
+ */
 function runWithProgress(
 	what: string,
 	command: string,
 	args: string[],
-	options: { cwd: string; env?: NodeJS.ProcessEnv },
+	options: { cwd: string; env?: NodeJS.ProcessEnv; progress?: () => string },
 ): Promise<void> {
 	const started = Date.now();
 	return new Promise((resolveRun, reject) => {
 		const child = spawn(command, args, {
 			cwd: options.cwd,
 			env: options.env ?? cleanEnv(),
-			stdio: 'inherit',
+			stdio: ['ignore', 'ignore', 'inherit'],
 		});
-		const ticker = setInterval(
-			() => log(`${what}: ${Math.round((Date.now() - started) / 1000)} s so far`),
-			20_000,
-		);
+		const ticker = setInterval(() => {
+			const state = options.progress ? `${options.progress()}, ` : '';
+			log(`${what}: ${state}${Math.round((Date.now() - started) / 1000)} s so far`);
+		}, 15_000);
 		child.on('error', (error) => {
 			clearInterval(ticker);
 			reject(error);
@@ -229,7 +263,13 @@ export async function ensureHost(): Promise<void> {
 		'installing n8n',
 		'npm',
 		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
-		{ cwd: building },
+		{
+			cwd: building,
+			progress: () => {
+				const packages = lockedPackages(building);
+				return `${packages.filter((dir) => existsSync(dir)).length} of ${packages.length} packages in place`;
+			},
+		},
 	);
 	log(
 		`installed in ${Math.round((Date.now() - started) / 1000)} s; compiling sqlite3 for its Node`,
