@@ -8,7 +8,7 @@
  * same for both lines: the message, httpCode, the attempts the simulator saw and the wait a
  * Retry-After asked for.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
@@ -83,8 +83,13 @@ interface Row {
 	parameters: Json;
 	credential?: typeof CREDENTIAL;
 	items?: Json[];
-	/** Before the run: faults, transactions. Returns values the parameters refer to as {{key}}. */
-	arrange?: (setup: Setup) => Record<string, string> | void;
+	/**
+	 * Before the workflows are imported (all at once): what the run reads, such as an export or a
+	 * transaction. Returns values the parameters refer to as {{key}}.
+	 */
+	prepare?: (setup: Setup) => Record<string, string>;
+	/** Right before the run: faults, revoked tokens. */
+	arrange?: (setup: Setup) => void;
 	/** After the run: the node's output items and the simulator's log of this run. */
 	assert: (items: Item[], log: LoggedRequest[], setup: Setup) => void;
 }
@@ -194,12 +199,8 @@ const ROWS: Row[] = [
 		id: 'vaE2eErrRa01',
 		name: '429 with Retry-After: 1 on a read: sent again after at least 1 s, then success',
 		parameters: statusOf('{{export}}'),
-		arrange: (setup) => {
-			const requestId = setup.sim.createFinishedExport();
-			setup.sim.clearLog();
-			once('GetExportStatus', TOO_MANY_WAIT_1)(setup);
-			return { export: requestId };
-		},
+		prepare: (setup) => ({ export: setup.sim.createFinishedExport() }),
+		arrange: once('GetExportStatus', TOO_MANY_WAIT_1),
 		assert: (items, log) => {
 			succeededAfter(items, 'requestId');
 			const reads = to(log, 'GetExportStatus');
@@ -212,12 +213,8 @@ const ROWS: Row[] = [
 		id: 'vaE2eErrRb01',
 		name: '429 without Retry-After on a read: sent again, then success',
 		parameters: statusOf('{{export}}'),
-		arrange: (setup) => {
-			const requestId = setup.sim.createFinishedExport();
-			setup.sim.clearLog();
-			once('GetExportStatus', TOO_MANY)(setup);
-			return { export: requestId };
-		},
+		prepare: (setup) => ({ export: setup.sim.createFinishedExport() }),
+		arrange: once('GetExportStatus', TOO_MANY),
 		assert: (items, log) => {
 			succeededAfter(items, 'requestId');
 			equal(apiTrail(log), ['GetExportStatus:429', 'GetExportStatus:200'], 'requests');
@@ -280,12 +277,8 @@ const ROWS: Row[] = [
 		id: 'vaE2eErrTk01',
 		name: 'a revoked token: 401 → one sign-in → the request again → success',
 		parameters: statusOf('{{export}}'),
-		arrange: (setup) => {
-			const requestId = setup.sim.createFinishedExport();
-			setup.sim.revokeTokens();
-			setup.sim.clearLog();
-			return { export: requestId };
-		},
+		prepare: (setup) => ({ export: setup.sim.createFinishedExport() }),
+		arrange: (setup) => setup.sim.revokeTokens(),
 		assert: (items, log) => {
 			succeededAfter(items, 'requestId');
 			equal(trail(log), ['GetExportStatus:401', 'Token:200', 'GetExportStatus:200'], 'requests');
@@ -300,12 +293,8 @@ const ROWS: Row[] = [
 			requestId: '{{export}}',
 			options: { pollInterval: 1 },
 		},
-		arrange: (setup) => {
-			const requestId = setup.sim.createFinishedExport();
-			setup.sim.clearLog();
-			once('GetExportStatus', { kind: 'status', status: 500 })(setup);
-			return { export: requestId };
-		},
+		prepare: (setup) => ({ export: setup.sim.createFinishedExport() }),
+		arrange: once('GetExportStatus', { kind: 'status', status: 500 }),
 		assert: (items, log) => {
 			equal(
 				[items[0].json.status, items[0].json.failedPolls],
@@ -324,11 +313,7 @@ const ROWS: Row[] = [
 			transactionId: '={{ $json.transactionId }}',
 		},
 		items: [{ transactionId: '{{transaction}}' }, { transactionId: '{{transaction}}' }],
-		arrange: (setup) => {
-			const transactionId = setup.sim.createTransaction(FIXTURE.documentSkillId);
-			setup.sim.clearLog();
-			return { transaction: transactionId };
-		},
+		prepare: (setup) => ({ transaction: setup.sim.createTransaction(FIXTURE.documentSkillId) }),
 		assert: (items, log) => {
 			equal(items.length, 2, 'items');
 			assert(typeof items[0].json.documentId === 'string', 'the first document was added');
@@ -358,12 +343,8 @@ const ROWS: Row[] = [
 		id: 'vaE2eErrRs01',
 		name: 'a dropped connection on a read: retried (4 attempts), naming the socket’s code',
 		parameters: { ...statusOf('{{export}}'), requestOptions: { retryDelay: 0.1 } },
-		arrange: (setup) => {
-			const requestId = setup.sim.createFinishedExport();
-			setup.sim.clearLog();
-			always('GetExportStatus', { kind: 'reset' })(setup);
-			return { export: requestId };
-		},
+		prepare: (setup) => ({ export: setup.sim.createFinishedExport() }),
+		arrange: always('GetExportStatus', { kind: 'reset' }),
 		assert: (items, log) => {
 			equal(to(log, 'GetExportStatus').length, 4, 'attempts');
 			droppedConnection(errorOf(items[0]));
@@ -406,7 +387,7 @@ function droppedConnection(error: {
 	);
 }
 
-/** Replace {{key}} placeholders in the workflow with values arranged for this run. */
+/** Replace {{key}} placeholders in the workflow with the values its row prepared. */
 function fill(value: Json, values: Record<string, string>): Json {
 	let text = JSON.stringify(value);
 	for (const [key, replacement] of Object.entries(values)) {
@@ -441,28 +422,37 @@ export async function errorSuite(setup: Setup): Promise<void> {
 			},
 		},
 	]);
+	rmSync(folder, { recursive: true, force: true });
 	mkdirSync(folder, { recursive: true });
 	const imported = await n8n(instance, ['import:credentials', `--input=${credentialsFile}`]);
 	if (imported.code !== 0)
 		throw new Error(`import:credentials failed:\n${imported.stdout}${imported.stderr}`);
 
+	// Every row's workflow in one import (each n8n command is a start of n8n: seconds apiece).
 	for (const row of ROWS) {
-		sim.clearFaults();
-		sim.clearLog();
-		const values = row.arrange?.(setup) ?? {};
-		const file = join(folder, `${row.id}.json`);
+		const values = row.prepare?.(setup) ?? {};
 		writeJson(
-			file,
+			join(folder, `${row.id}.json`),
 			fill(
 				workflow(row.id, row.parameters, { credential: row.credential, items: row.items }),
 				values,
 			),
 		);
-		const importedWorkflow = await n8n(instance, ['import:workflow', `--input=${file}`]);
-		if (importedWorkflow.code !== 0)
-			throw new Error(
-				`import:workflow failed:\n${importedWorkflow.stdout}${importedWorkflow.stderr}`,
-			);
+	}
+	const importedWorkflows = await n8n(instance, [
+		'import:workflow',
+		'--separate',
+		`--input=${folder}`,
+	]);
+	if (importedWorkflows.code !== 0)
+		throw new Error(
+			`import:workflow failed:\n${importedWorkflows.stdout}${importedWorkflows.stderr}`,
+		);
+
+	for (const row of ROWS) {
+		sim.clearFaults();
+		sim.clearLog();
+		row.arrange?.(setup);
 		const result = await n8n(instance, ['execute', `--id=${row.id}`, '--rawOutput']);
 		const run = parseRun(result.stdout);
 		const log = [...sim.requests];

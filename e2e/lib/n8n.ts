@@ -83,6 +83,14 @@ export function hostKey(line: N8nLine = LINE): string {
 export const HOST = join(HOST_CACHE, `${LINE.folder}-${hostKey()}`);
 
 /**
+ * What a run on this line covers: every check on n8n 2.x; on the 1.x lines what differs between
+ * n8n versions (transport and error answers, credential sign-in and renewal, binary input and
+ * output, parameter resolution, trigger basics and static data), since the rest is the node's own
+ * logic, the same inside any n8n. `E2E_SCOPE=full` runs every check on any line.
+ */
+export const FULL_SCOPE = LINE.id === '2' || process.env.E2E_SCOPE === 'full';
+
+/**
  * Where a run on this line keeps its n8n user folder, files and imported workflows: the work
  * folder itself for n8n 2.x, a folder of its own for another line, so lines can run side by side.
  */
