@@ -166,6 +166,8 @@ function isControl(c: number): boolean {
 export class CsvCheck {
 	records = 0;
 	bytes = 0;
+	/** What this check threw, for callers that see it only through another layer (a stream). */
+	failure?: CsvFormatError;
 	/** The header's cell count: every record must have as many. */
 	width?: number;
 	private line = 1;
@@ -218,12 +220,9 @@ export class CsvCheck {
 
 	/** Records in all (the header too), the last one counted even without a line end. */
 	end(): number {
-		if (this.need > 0) throw new CsvFormatError(this.line, 'is cut off inside a UTF-8 character');
+		if (this.need > 0) this.fail(this.line, 'is cut off inside a UTF-8 character');
 		if (this.quoted && !this.quoteSeen) {
-			throw new CsvFormatError(
-				this.quoteLine,
-				'opens a quoted cell that never closes: the file ends inside it',
-			);
+			this.fail(this.quoteLine, 'opens a quoted cell that never closes: the file ends inside it');
 		}
 		this.quoted = false;
 		this.quoteSeen = false;
@@ -246,7 +245,7 @@ export class CsvCheck {
 			if (isControl(c)) {
 				const name =
 					c === 0 ? 'a NUL byte' : `the control character 0x${c.toString(16).padStart(2, '0')}`;
-				throw new CsvFormatError(this.line, `has ${name}, which is not text`);
+				this.fail(this.line, `has ${name}, which is not text`);
 			}
 			return;
 		}
@@ -263,7 +262,12 @@ export class CsvCheck {
 	}
 
 	private notUtf8(): never {
-		throw new CsvFormatError(this.line, 'has bytes that are not UTF-8 text');
+		return this.fail(this.line, 'has bytes that are not UTF-8 text');
+	}
+
+	private fail(line: number, problem: string): never {
+		this.failure = new CsvFormatError(line, problem);
+		throw this.failure;
 	}
 
 	private csv(c: number): void {
@@ -295,7 +299,7 @@ export class CsvCheck {
 			this.cellEmpty = false;
 		} else {
 			if (!this.started && this.records === 0 && c === LT) {
-				throw new CsvFormatError(this.line, 'starts like an HTML or XML page, not a CSV header');
+				this.fail(this.line, 'starts like an HTML or XML page, not a CSV header');
 			}
 			this.content();
 		}
@@ -316,7 +320,7 @@ export class CsvCheck {
 		const cells = this.commas + 1;
 		if (this.width === undefined) this.width = cells;
 		else if (cells !== this.width) {
-			throw new CsvFormatError(
+			this.fail(
 				this.recordLine,
 				`has ${cells} ${cells === 1 ? 'cell' : 'cells'} where the header has ${this.width}`,
 			);

@@ -153,16 +153,20 @@ export async function readStreamed<T>(
 		const body = new WatchedBody(response, client.settings.timeoutMs);
 		const from = isReadable(response) ? streamFromOf(response) : undefined;
 		let result: T | undefined;
+		let thrown: { error: unknown } | undefined;
 		try {
 			result = await consume({ chunks: body.chunks(), readable: (source) => from?.(source) });
 		} catch (error) {
-			// What the reader made of a body that broke off (a cut row, a quote left open) is no
-			// verdict on the report: read it again. Anything else ends the download.
-			if (body.failure === undefined) throw error;
+			thrown = { error };
 		} finally {
 			body.close();
 		}
-		if (body.failure === undefined) return result as T;
+		if (body.failure === undefined) {
+			if (thrown) throw thrown.error;
+			return result as T;
+		}
+		// What the reader made of a body that broke off (a cut row, a quote left open) is no
+		// verdict on the report, whatever it returned or threw: it is read again.
 		if (client.signal?.aborted) {
 			throw new NodeOperationError(node, new CancelledError().message, {
 				itemIndex: req.itemIndex,

@@ -140,10 +140,11 @@ function check(text: Buffer | string, size = 1 << 20): number | string {
 	try {
 		for (let i = 0; i < data.length; i += size) checker.push(data.subarray(i, i + size));
 		return checker.end();
-	} catch (error) {
-		if (!(error instanceof CsvFormatError)) throw error;
-		expect(error.message).toBe(`line ${error.line} ${error.problem}`);
-		return error.message;
+	} catch {
+		const { failure } = checker;
+		expect(failure).toBeInstanceOf(CsvFormatError);
+		expect(failure?.message).toBe(`line ${failure?.line} ${failure?.problem}`);
+		return failure?.message ?? 'not a CsvFormatError';
 	}
 }
 

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { CsvCheck, CsvFormatError, csvRecords } from '../../helpers/csv';
+import { CsvCheck, csvRecords } from '../../helpers/csv';
 import { runPreparedPerItem, type ItemOutput } from '../../helpers/items';
 import { reportColumns, typedRecord, type ReportColumn } from '../../helpers/reportRows';
 import { requireOption } from '../../helpers/validation';
@@ -135,18 +135,12 @@ export function changesReport(report: QaReport) {
 			// the stream, so no file is stored as if it were the report.
 			const check = new CsvCheck();
 			let records = 0;
-			let refused: CsvFormatError | undefined;
 			async function* checked(): AsyncGenerator<Uint8Array> {
-				try {
-					for await (const chunk of body.chunks) {
-						check.push(chunk);
-						yield chunk;
-					}
-					records = check.end();
-				} catch (error) {
-					if (error instanceof CsvFormatError) refused = error;
-					throw error;
+				for await (const chunk of body.chunks) {
+					check.push(chunk);
+					yield chunk;
 				}
+				records = check.end();
 			}
 			const source = checked();
 			let data = body.readable(source);
@@ -161,9 +155,9 @@ export function changesReport(report: QaReport) {
 				binary = await ctx.helpers.prepareBinaryData(data as Buffer, fileName, 'text/csv');
 			} catch (error) {
 				// n8n's binary store may wrap what the stream threw: the check's own error is the cause.
-				throw refused ?? error;
+				throw check.failure ?? error;
 			}
-			if (refused) throw refused;
+			if (check.failure) throw check.failure;
 			// The header row is no data row.
 			return { binary, rows: Math.max(0, records - 1), bytes: check.bytes };
 		});

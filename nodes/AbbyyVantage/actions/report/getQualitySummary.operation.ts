@@ -39,10 +39,12 @@ import {
 } from './qaReports';
 
 /**
- * Report → Get Quality Summary: for a period and a Process skill, the straight-through rate per
- * document type and how often each field was corrected, not detected or located wrongly in
- * Manual Review, computed from the document changes and field changes reports as they stream in
- * (see helpers/qualitySummary.ts); neither report is held in memory.
+ * Report → Get Quality Summary: for a period and a Process skill, per document type how many
+ * documents went straight through (no Manual Review) and what Manual Review did to the others,
+ * and per field its accuracy and how often it was corrected, not detected or located wrongly,
+ * computed from the document changes and field changes reports as they stream in (every figure
+ * defined in helpers/qualitySummary.ts); neither report is held in memory, only, when one report
+ * names no document type, each document's type by id from the other.
  */
 const CONCURRENCY = { max: 8, what: 'summaries' };
 
@@ -75,7 +77,7 @@ const properties: INodeProperties[] = [
 		],
 		default: 'typesAndFields',
 		description:
-			'Each item has `level`: "total", "documentType" or "field". Percentages are 0–100, e.g. for an IF node: straightThroughPercent < 85.',
+			'Each item has `level`: "total", "documentType" or "field". Straight-through: documents that did not go through Manual Review; reviewed ones are split into unchanged, corrected and type changed. Field accuracy as ABBYY defines it: correct ÷ (correct + recognition issue + located incorrectly + not detected), for fields in the document. Percentages are 0–100, e.g. for an IF node: straightThroughPercent < 85.',
 	},
 	qaFilters('summary'),
 	concurrencyOnlyOptions(CONCURRENCY),

@@ -3,6 +3,7 @@ import type {
 	IExecuteFunctions,
 	INodeProperties,
 	INodePropertyOptions,
+	NodeOperationError,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -305,18 +306,27 @@ export async function readQaReport<T>(
 			consume,
 		);
 	} catch (error) {
-		if (!(error instanceof CsvFormatError)) throw error;
-		throw operationError(
-			ctx.getNode(),
-			itemIndex,
-			`The ${REPORT_NAMES[report]} was not complete: ${error.message}`,
-			{
-				description:
-					'What came from ABBYY Vantage is not a whole CSV report (a proxy or gateway on the way may have cut it or put an error page into it), so nothing of it was output. Run the node again; if it fails again, check the proxy or gateway between n8n and Vantage, or ask your Vantage administrator.',
-				output: { report: REPORT_NAMES[report], line: error.line },
-			},
-		);
+		// Anything else is the transport's NodeApiError or n8n's own error already.
+		throw error instanceof CsvFormatError ? incompleteReport(ctx, report, itemIndex, error) : error;
 	}
+}
+
+function incompleteReport(
+	ctx: IExecuteFunctions,
+	report: QaReport,
+	itemIndex: number,
+	error: CsvFormatError,
+): NodeOperationError {
+	return operationError(
+		ctx.getNode(),
+		itemIndex,
+		`The ${REPORT_NAMES[report]} was not complete: ${error.message}`,
+		{
+			description:
+				'What came from ABBYY Vantage is not a whole CSV report (a proxy or gateway on the way may have cut it or put an error page into it), so nothing of it was output. Run the node again; if it fails again, check the proxy or gateway between n8n and Vantage, or ask your Vantage administrator.',
+			output: { report: REPORT_NAMES[report], line: error.line },
+		},
+	);
 }
 
 /**
