@@ -18,7 +18,7 @@ import { FIXTURE } from '../test/simulator/simulator';
 import { assert, check, equal } from './lib/checks';
 import { xlsxRecords } from './lib/files';
 import { n8n, parseRun, runOutput } from './lib/n8n';
-import type { Setup } from './lib/setup';
+import { runAlone, type Setup } from './lib/setup';
 
 type Json = Record<string, unknown>;
 type Item = { json: Json; binary?: Record<string, Json> };
@@ -225,3 +225,5 @@ export async function qualitySuite(setup: Setup): Promise<void> {
 		}
 	});
 }
+
+if (require.main === module) runAlone(qualitySuite, { includeE2eWorkflows: true });
