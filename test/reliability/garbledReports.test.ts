@@ -107,9 +107,11 @@ describe('garbled QA reports are refused, naming the line', () => {
 				);
 				expect(f.sim.requestsTo(output.route)).toHaveLength(1);
 				expect(secretsIn(f, result)).toBe(0);
+				const rowsOutput = result.items.filter((i) => i.json.error === undefined).length;
+				expect(rowsOutput).toBe(0);
 				record(
 					'garbled',
-					`| ${cell(output.name)} | ${cell(damage.name)} | ${f.sim.requestsTo(output.route).length} | ${cell(`error: ${message}`)} | 0 |`,
+					`| ${cell(output.name)} | ${cell(damage.name)} | ${f.sim.requestsTo(output.route).length} | ${cell(`error: ${message}`)} | ${rowsOutput} |`,
 				);
 			});
 		}
