@@ -1,8 +1,12 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- reads the vendor's OpenAPI fixtures */
 /**
  * Every operation × every fault the simulator can inject. Each cell asserts: record IDs lost = 0,
  * duplicate creations = 0, secrets in outputs or errors = 0, and the attempt count matches the
  * transport's rules.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { runNode } from '../harness/n8n';
 import { useSimulator } from '../helpers/fixture';
 import type { Fault } from '../simulator/simulator';
@@ -11,12 +15,26 @@ import { CATALOG, cell, FAST, MAX_ATTEMPTS, problem, record, secretsIn } from '.
 
 const env = useSimulator((sim) => sim.addCatalog(CATALOG));
 
+/** The HTTP method of each vendor operation (operationId), from ABBYY's OpenAPI documents. */
+const METHODS = new Map<string, string>(
+	['vantage-processing-v1.json', 'vantage-reporting-v2.json'].flatMap((name) => {
+		const doc = JSON.parse(
+			readFileSync(join(__dirname, '..', 'fixtures', 'openapi', name), 'utf8'),
+		) as { paths: Record<string, Record<string, { operationId?: string }>> };
+		return Object.values(doc.paths).flatMap((path) =>
+			Object.entries(path).map(([method, op]) => [op.operationId ?? '', method.toUpperCase()]),
+		);
+	}),
+);
+
+const isRead = (op: Operation) => METHODS.get(op.route) === 'GET';
+
 interface FaultCase {
 	name: string;
 	fault: Fault;
 	times: number;
-	/** Retried when the request is safe to repeat. */
-	transient: boolean;
+	/** Retried when the request is safe to repeat; `reads`: only when it is a GET. */
+	transient: boolean | 'reads';
 	/** n8n signs in again and resends once. */
 	auth?: 'once' | 'always';
 	/** Applies to operations whose answer is streamed only (Operation.streams). */
@@ -33,10 +51,11 @@ const faults: FaultCase[] = [
 		transient: true,
 	},
 	{
+		// Vantage's own failure: a read is sent again, anything that writes is not.
 		name: '500',
 		fault: { kind: 'status', status: 500, body: problem(500, 'Internal failure') },
 		times: Infinity,
-		transient: false,
+		transient: 'reads',
 	},
 	{ name: '502', fault: { kind: 'status', status: 502 }, times: Infinity, transient: true },
 	{ name: '503', fault: { kind: 'status', status: 503 }, times: Infinity, transient: true },
@@ -103,7 +122,8 @@ function attemptsPerRequest(op: Operation, f: FaultCase): number {
 	if (f.auth) return 2;
 	// A 429 was not processed: every request, creating ones too, is sent again.
 	if (f.fault.kind === 'status' && f.fault.status === 429) return MAX_ATTEMPTS;
-	if (f.transient && !op.creates) {
+	const transient = f.transient === 'reads' ? isRead(op) : f.transient;
+	if (transient && !op.creates) {
 		// Export files are bytes and delete answers are ignored: a "malformed JSON" body is harmless.
 		if (f.fault.kind === 'malformedJson' && !parsesBody(op)) return 1;
 		return MAX_ATTEMPTS;
@@ -145,6 +165,8 @@ describe('fault matrix: every operation × every fault', () => {
 				}
 				const secrets = secretsIn(env, result);
 
+				// Which requests a 500 is worth another try for is read from the OpenAPI method.
+				if (f.transient === 'reads') expect(METHODS.has(op.route)).toBe(true);
 				const perRequest = attemptsPerRequest(op, f);
 				const expectedAttempts =
 					op.requests === 1
@@ -155,7 +177,8 @@ describe('fault matrix: every operation × every fault', () => {
 								? perRequest
 								: perRequest * op.requests;
 				// Failed batches get the run's retry budget (Max Retries rounds) again at the end.
-				const endRounds = op.retriesAtEnd && f.transient && perRequest > 1 ? FAST.maxRetries : 0;
+				const endRounds =
+					op.retriesAtEnd && f.transient === true && perRequest > 1 ? FAST.maxRetries : 0;
 				const expectedTotal = expectedAttempts * (1 + endRounds);
 				// A summary that reports failed records (with Continue On Fail) instead of an error.
 				const reported = op.failuresIn?.(json) ?? '';

@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runNode, simulatorCredentials } from '../harness/n8n';
 import { useSimulator } from '../helpers/fixture';
+import { api, token } from '../helpers/http';
 import { binaryFile, fileItem, invoiceText } from '../helpers/binary';
 import {
 	addFilesParams,
@@ -696,6 +697,57 @@ describe('under pressure', () => {
 		row(
 			'Get Document Changes (CSV File): the body stops after 10 kB, the connection open',
 			`timed out after the 1 s Timeout without data, downloaded again: 600 rows, success in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+		);
+	});
+
+	test('a QA report answered 500 twice: a read, so asked for again; the summary is whole', async () => {
+		seedQualityScenario(f.sim);
+		f.sim.injectFault(
+			'GetDocumentsAsCsv',
+			{ kind: 'status', status: 500, body: { title: 'Problem', status: 500, detail: 'Busy' } },
+			2,
+		);
+		const result = await runNode({
+			credentials: f.store,
+			parameters: { ...qaParams('getQualitySummary'), requestOptions: FAST },
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ level: 'total', documents: 8 });
+		expect(f.sim.requestsTo('GetDocumentsAsCsv').map((r) => r.status)).toEqual([500, 500, 200]);
+		row(
+			'Get Quality Summary: the documents report answered 500, twice',
+			'asked for again within Max Retries (3 requests); 8 documents summarised, success',
+		);
+	});
+
+	test('a QA report that breaks off inside a quoted cell: read again, not refused as garbled', async () => {
+		seedQualityScenario(f.sim);
+		// The scenario's first file name is quoted ("scan 1, ""March"".pdf"): cut inside it.
+		const served = await api(
+			f.sim,
+			await token(f.sim),
+			'GET',
+			`/api/reporting/v2/qa/process-skills/documents?startDate=2020-01-01&processSkillId=${FIXTURE.processSkillId}`,
+		);
+		const cut = Buffer.byteLength(served.text.slice(0, served.text.indexOf('"scan 1') + 5));
+		f.sim.clearLog();
+		f.sim.injectFault('GetDocumentsAsCsv', { kind: 'reset', afterBytes: cut });
+		const result = await runNode({
+			credentials: f.store,
+			parameters: {
+				...qaParams('getDocumentChanges', { output: 'binary' }),
+				requestOptions: FAST,
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.rows).toBe(8);
+		expect(f.sim.requestsTo('GetDocumentsAsCsv').map((r) => r.fault ?? 'none')).toEqual([
+			'reset',
+			'none',
+		]);
+		row(
+			'Get Document Changes (CSV File): the connection breaks inside a quoted cell of the first row',
+			'the open quote is no verdict on a body that broke off: downloaded again, 8 rows, success',
 		);
 	});
 });

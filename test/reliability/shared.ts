@@ -30,7 +30,7 @@ export function cell(text: string): string {
 	return text.replace(/\|/g, '\\|').replace(/\n/g, ' ').slice(0, 150);
 }
 
-export type Section = 'matrix' | 'soak' | 'badInput' | 'awkward' | 'pressure';
+export type Section = 'matrix' | 'soak' | 'badInput' | 'awkward' | 'pressure' | 'garbled';
 
 const rows: Partial<Record<Section, string[]>> = {};
 

@@ -15,7 +15,13 @@ export type Fault =
 	/** Handle the request, then send a truncated JSON body with status 200. */
 	| { kind: 'malformedJson' }
 	/** A streamed body that stops after `afterBytes` and sends nothing more, the connection open. */
-	| { kind: 'stall'; afterBytes: number };
+	| { kind: 'stall'; afterBytes: number }
+	/**
+	 * A streamed body as a proxy or gateway breaks it, answered 200 and ended cleanly: the first
+	 * `afterLines` lines (CRLF-ended) or `afterBytes` bytes of the real body, then `text` (UTF-8)
+	 * or `base64` bytes instead of the rest: an HTML error page, NUL bytes, nothing (a cut body).
+	 */
+	| { kind: 'garble'; afterLines?: number; afterBytes?: number; text?: string; base64?: string };
 
 export interface FaultRule {
 	route: RouteId | '*';

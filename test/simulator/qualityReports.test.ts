@@ -1,7 +1,7 @@
 import { request } from 'undici';
 
 import { api, token } from '../helpers/http';
-import { COMPLETED, seedQualityScenario } from './qualitykit';
+import { COMPLETED, seedQualityScenario, seedReviewedMonth } from './qualitykit';
 import { FIXTURE } from './simulator';
 import { problemOf, useRawSimulator } from './testkit';
 import { launched } from './uploadkit';
@@ -265,5 +265,47 @@ describe('QA reports: streamed', () => {
 			})(),
 		).rejects.toThrow();
 		expect(received).toBe(1000);
+	});
+
+	test('a garble fault: the first lines of the real body, then its bytes, a clean 200 end', async () => {
+		s.sim.seedCompletedTransactions(500, { skillId: FIXTURE.processSkillId });
+		const whole = (await report('fields', ALL)).text;
+		s.sim.injectFault('GetFieldsAsCsv', { kind: 'garble', afterLines: 3000, text: '<html>' });
+		const garbled = await report('fields', ALL);
+		expect(garbled.status).toBe(200);
+		const lines = whole.split('\r\n');
+		expect(garbled.text).toBe(`${lines.slice(0, 3000).join('\r\n')}\r\n<html>`);
+		s.sim.injectFault('GetFieldsAsCsv', {
+			kind: 'garble',
+			afterBytes: 10,
+			base64: Buffer.from([0, 0xff]).toString('base64'),
+		});
+		const bytes = await request(
+			`${s.sim.url}${QA}/fields?startDate=2020-01-01&processSkillId=process-skill`,
+			{ headers: { authorization: `Bearer ${s.bearer}` } },
+		);
+		const body = Buffer.from(await bytes.body.arrayBuffer());
+		expect(body).toEqual(Buffer.concat([Buffer.from(whole.slice(0, 10)), Buffer.from([0, 0xff])]));
+	});
+});
+
+describe('QA reports: a reviewed month (qualitykit)', () => {
+	test('100 documents: 38 without Manual Review, 18 reviewed and unchanged, as the columns say', async () => {
+		seedReviewedMonth(s.sim);
+		const documents = rows((await report('documents', ALL)).text);
+		const count = (test: (d: Record<string, string>) => boolean) => documents.filter(test).length;
+		expect(documents).toHaveLength(100);
+		expect(count((d) => d.HasManualReview === '0')).toBe(38);
+		expect(
+			count(
+				(d) =>
+					d.HasManualReview === '1' &&
+					d.NumberOfChangedFields === '0' &&
+					d.DocumentSkillChanged === 'false',
+			),
+		).toBe(18);
+		expect(
+			count((d) => d.NumberOfChangedFields === '0' && d.DocumentSkillChanged === 'false'),
+		).toBe(56);
 	});
 });

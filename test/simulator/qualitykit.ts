@@ -68,14 +68,45 @@ export function seedQualityScenario(sim: VantageSimulator): QualityScenario {
 	return { corrected, clean, retyped };
 }
 
+/**
+ * A month of a Process skill as operations teams see one: most documents go through Manual
+ * Review, and many of those come out unchanged. Transactions per kind (each gives two documents),
+ * all completed in March 2026:
+ *
+ * - `clean`: no Manual Review (`HasManualReview` 0), nothing changed;
+ * - `confirmed`: through Manual Review, nothing changed (a person looked, all was right);
+ * - `corrected`: through Manual Review, fields corrected (as in `seedQualityScenario`);
+ * - `retyped`: through Manual Review, document type changed.
+ *
+ * Of its 100 documents 38 % never went to Manual Review, while 56 % passed without a change.
+ */
+export const REVIEWED_MONTH = { clean: 19, confirmed: 9, corrected: 20, retyped: 2 };
+
+export function seedReviewedMonth(sim: VantageSimulator): void {
+	const kinds: Array<[keyof typeof REVIEWED_MONTH, string, string, string, boolean]> = [
+		['clean', CLEAN_TEXT, 'photo.jpg', 'image/jpeg', false],
+		['confirmed', CLEAN_TEXT, 'scan.pdf', 'application/pdf', true],
+		['corrected', CORRECTED_TEXT, 'scan.pdf', 'application/pdf', true],
+		['retyped', RETYPED_TEXT, 'receipt.pdf', 'application/pdf', true],
+	];
+	kinds.forEach(([kind, text, name, contentType, review], k) =>
+		sim.seedCompletedTransactions(REVIEWED_MONTH[kind], {
+			skillId: FIXTURE.processSkillId,
+			manualReview: review,
+			completedAt: (i) => new Date(Date.UTC(2026, 2, 1 + ((i + k * 7) % 28), 9 + k)),
+			files: [{ name, text, contentType }],
+		}),
+	);
+}
+
 /** What `seedQualityWeek` seeds: transactions per kind (each gives two documents). */
-export const QUALITY_WEEK = { corrected: 6, clean: 10, retyped: 2 };
+export const QUALITY_WEEK = { corrected: 6, clean: 10, confirmed: 4, retyped: 2 };
 
 /**
  * A week of a Process skill's processing for the demo and the real-n8n suite (the weekly quality
  * digest example reads the last seven days): transactions completed over the six days before
- * `now`, a third of them corrected in Manual Review, so that fewer than 85 % of the documents go
- * straight through (the example's alert).
+ * `now`, most of them through Manual Review (some corrected, some unchanged), so that fewer than
+ * 85 % of the documents go straight through (the example's alert).
  */
 export function seedQualityWeek(sim: VantageSimulator, now = Date.now()): void {
 	const seed = (count: number, text: string, name: string, contentType: string, review: boolean) =>
@@ -87,5 +118,6 @@ export function seedQualityWeek(sim: VantageSimulator, now = Date.now()): void {
 		});
 	seed(QUALITY_WEEK.corrected, CORRECTED_TEXT, 'scan.pdf', 'application/pdf', true);
 	seed(QUALITY_WEEK.clean, CLEAN_TEXT, 'photo.jpg', 'image/jpeg', false);
+	seed(QUALITY_WEEK.confirmed, CLEAN_TEXT, 'scan.pdf', 'application/pdf', true);
 	seed(QUALITY_WEEK.retyped, RETYPED_TEXT, 'receipt.pdf', 'application/pdf', true);
 }

@@ -300,7 +300,8 @@ export class SimulatorCore {
 						: fault?.kind === 'stall'
 							? { at: fault.afterBytes, stall: true }
 							: undefined;
-				await this.sendStream(req, res, reply, cut);
+				const stream = fault?.kind === 'garble' ? garbled(reply.stream, fault) : reply.stream;
+				await this.sendStream(req, res, { ...reply, stream }, cut);
 				return;
 			}
 			this.send(res, reply);
@@ -508,4 +509,28 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 		chunks.push(chunk as Buffer);
 	}
 	return Buffer.concat(chunks);
+}
+
+/** The body of a `garble` fault: the real body up to the cut, then the fault's bytes, then the end. */
+function* garbled(
+	stream: Iterable<string | Buffer>,
+	fault: Extract<Fault, { kind: 'garble' }>,
+): Generator<Buffer> {
+	let keep = fault.afterBytes ?? Infinity;
+	let lines = fault.afterLines ?? Infinity;
+	for (const piece of stream) {
+		const chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+		let end = Math.min(chunk.length, keep);
+		for (let at = 0; lines > 0 && at < end; ) {
+			const lf = chunk.indexOf(0x0a, at);
+			if (lf === -1 || lf >= end) break;
+			at = lf + 1;
+			if (--lines === 0) end = at;
+		}
+		yield chunk.subarray(0, end);
+		keep -= end;
+		if (end < chunk.length || keep <= 0 || lines <= 0) break;
+	}
+	if (fault.text) yield Buffer.from(fault.text, 'utf8');
+	if (fault.base64) yield Buffer.from(fault.base64, 'base64');
 }

@@ -358,7 +358,7 @@ export const requestOptionsProperty: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: DEFAULT_MAX_RETRIES,
 			description:
-				'How often to resend a request that is safe to repeat after a rate limit (429), a gateway failure (502–504) or a network failure. Requests that create something are resent only when Vantage cannot have processed them (429, refused connection).',
+				'How often to resend a request that is safe to repeat after a rate limit (429), a gateway failure (502–504), a timeout or a network failure; reads (reports, lists, status checks) also after a server error (500). Requests that create something are resent only when Vantage cannot have processed them (429, refused connection).',
 			hint: 'Resends one request inside the node, and only when that is safe. n8n’s Settings → Retry On Fail instead runs the whole node again after it failed, which repeats what it had already created (transactions, exports).',
 		},
 		{

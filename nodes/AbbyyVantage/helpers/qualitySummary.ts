@@ -3,49 +3,82 @@ import type { IDataObject } from 'n8n-workflow';
 import { findColumn, type ReportColumn } from './reportRows';
 
 /**
- * Extraction quality from the two QA reports, tallied row by row: per document type, how many
- * documents were processed, reviewed, corrected, had their type changed, and passed without
- * correction (straight-through); per field of each type, how often its value was corrected, not
- * detected, located wrongly or had a recognition issue. Only counters per type and per field are
- * kept, never the rows. Column names as the Reporting OpenAPI document's examples and
- * docs.abbyy.com (analytics reporting) give them; where a report lacks one, what it would tell is
- * not counted.
+ * Extraction quality from the two QA reports, tallied row by row; only counters per document
+ * type and per field are kept, never the rows. Column names as the Reporting OpenAPI document's
+ * examples (GetDocumentsAsCsv, GetFieldsAsCsv) give them. A figure whose column the report lacks
+ * is null, never a guess.
+ *
+ * Per document type (documents report, one row per document):
+ * - `straightThrough`: documents that did not go through Manual Review (`HasManualReview` 0): no
+ *   person touched them. With `reviewed`, they make up `documents`.
+ * - `reviewed`: documents that went through Manual Review, of which `reviewedUnchanged` left it
+ *   with nothing changed (no field changed, type kept), `corrected` with fields changed
+ *   (`NumberOfChangedFields` > 0) and `documentTypeChanged` with another type
+ *   (`DocumentSkillChanged`); a document can be both corrected and retyped.
+ * - `fieldsExported`: fields the documents put out (sum of `NumberOfExportedFields`);
+ *   `fieldsChanged`: of those, changed in Manual Review (sum of `NumberOfChangedFields`).
+ *
+ * Per field of a document type (fields report, one row per field instance):
+ * - `occurrences`: instances; `inDocument`: of those, present in the document (`IsInDocument`).
+ * - `corrected`: instances not correct before Manual Review (`Correct` 0); `recognitionIssues`,
+ *   `locatedWrongly` (`DetectedIncorrectly`), `notDetected`: instances with that outcome.
+ * - `accuracyPercent`: ABBYY's field accuracy, Correct / (Correct + Recognition Issue + Located
+ *   Incorrectly + Not Detected), over the instances in the document
+ *   (docs.abbyy.com/vantage/documentation/advanced-designer/document-skills/results, "Field
+ *   Extraction Statistics"). Fields of documents that skipped Manual Review count as correct:
+ *   the reports compare the state before Manual Review with the final one.
+ *
+ * A document's type is its Document skill: the documents report's own type column, else the
+ * fields report's for the same DocumentId; without either it is UNKNOWN_TYPE, and fields of the
+ * same name from different types are counted together.
  */
 
 /** Where a document's type is named, in order of preference. */
 const TYPE_NAME_COLUMNS = ['DocumentSkillName', 'DocumentTypeName', 'DocumentType', 'ClassName'];
 const TYPE_ID_COLUMNS = ['DocumentSkillId', 'DocumentTypeId'];
 
-/** The name a document or field row without a type column is counted under. */
+/** The name a document or field row without a known type is counted under. */
 export const UNKNOWN_TYPE = '(unknown)';
+
+/** A document's type as one report names it, for the rows of the other report. */
+export interface DocumentType {
+	type: string;
+	id: string | null;
+}
 
 export interface DocumentTypeTally {
 	documentType: string;
 	documentSkillId: string | null;
 	documents: number;
+	straightThrough: number;
 	reviewed: number;
+	reviewedUnchanged: number;
 	corrected: number;
 	documentTypeChanged: number;
-	straightThrough: number;
 	fieldsExported: number;
 	fieldsChanged: number;
 }
+
+export type DocumentCounts = Omit<DocumentTypeTally, 'documentType' | 'documentSkillId'>;
 
 export interface FieldTally {
 	documentType: string;
 	field: string;
 	occurrences: number;
+	inDocument: number;
 	corrected: number;
 	recognitionIssues: number;
 	locatedWrongly: number;
 	notDetected: number;
-	inDocument: number;
+	/** ABBYY's accuracy terms, over the instances in the document: Correct, and all four outcomes. */
+	accurate: number;
+	judged: number;
 }
 
 const isTrue = (value: unknown) => value === true;
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
-/** A document's or field's type: its name, else its skill id, else UNKNOWN_TYPE. */
+/** A document's or field's type columns: its name, else its skill id. */
 export interface TypeColumns {
 	name?: string;
 	id?: string;
@@ -58,16 +91,16 @@ export function typeColumns(columns: ReportColumn[]): TypeColumns {
 	};
 }
 
-function typeOf(row: IDataObject, columns: TypeColumns): { type: string; id: string | null } {
-	const id =
-		columns.id && typeof row[columns.id] === 'string' && row[columns.id]
-			? String(row[columns.id])
-			: null;
-	const name =
-		columns.name && typeof row[columns.name] === 'string' && row[columns.name]
-			? String(row[columns.name])
-			: null;
-	return { type: name ?? id ?? UNKNOWN_TYPE, id };
+/** Whether the report names each row's type. */
+export const namesTypes = (columns: TypeColumns) => !!(columns.name || columns.id);
+
+/** The type a row names itself, if any. */
+export function ownType(row: IDataObject, columns: TypeColumns): DocumentType | undefined {
+	const text = (key?: string) =>
+		key && typeof row[key] === 'string' && row[key] ? String(row[key]) : null;
+	const id = text(columns.id);
+	const type = text(columns.name) ?? id;
+	return type ? { type, id } : undefined;
 }
 
 /** Which of the documents report's columns this report has. */
@@ -121,18 +154,28 @@ export function fieldColumns(columns: ReportColumn[]): FieldColumns {
 export class QualityTally {
 	private readonly types = new Map<string, DocumentTypeTally>();
 	private readonly fields = new Map<string, FieldTally>();
+	/** The columns the reports had: a figure without its column is null in the output. */
+	documentColumns: DocumentColumns = {};
+	fieldColumns: FieldColumns = {};
 
-	/** One row of the documents report (typed, see reportRows.ts). */
-	addDocument(row: IDataObject, columns: DocumentColumns): void {
-		const { type, id } = typeOf(row, columns);
+	/**
+	 * One row of the documents report (typed, see reportRows.ts). `typeOfDocument` names the type
+	 * when the report has no type column (read from the fields report by document id).
+	 */
+	addDocument(row: IDataObject, columns: DocumentColumns, typeOfDocument?: DocumentType): void {
+		this.documentColumns = columns;
+		const { type, id } = ownType(row, columns) ??
+			typeOfDocument ?? { type: UNKNOWN_TYPE, id: null };
 		const tally = this.type(type, id);
 		tally.documents++;
 		const changed = columns.changed ? count(row[columns.changed]) : 0;
 		const typeChanged = columns.typeChanged ? isTrue(row[columns.typeChanged]) : false;
-		if (columns.reviewed && isTrue(row[columns.reviewed])) tally.reviewed++;
+		const reviewed = columns.reviewed ? isTrue(row[columns.reviewed]) : false;
+		if (reviewed) tally.reviewed++;
+		else tally.straightThrough++;
+		if (reviewed && changed === 0 && !typeChanged) tally.reviewedUnchanged++;
 		if (changed > 0) tally.corrected++;
 		if (typeChanged) tally.documentTypeChanged++;
-		if (changed === 0 && !typeChanged) tally.straightThrough++;
 		tally.fieldsExported += columns.exported ? count(row[columns.exported]) : 0;
 		tally.fieldsChanged += changed;
 	}
@@ -141,9 +184,9 @@ export class QualityTally {
 	 * One row of the fields report. `typeOfDocument` names the type when the fields report has no
 	 * type column (read from the documents report by document id).
 	 */
-	addField(row: IDataObject, columns: FieldColumns, typeOfDocument?: string): void {
-		const own = typeOf(row, columns);
-		const type = own.type === UNKNOWN_TYPE && typeOfDocument ? typeOfDocument : own.type;
+	addField(row: IDataObject, columns: FieldColumns, typeOfDocument?: DocumentType): void {
+		this.fieldColumns = columns;
+		const type = (ownType(row, columns) ?? typeOfDocument)?.type ?? UNKNOWN_TYPE;
 		const field = columns.field ? String(row[columns.field] ?? '') : '';
 		const key = `${type}\u0000${field}`;
 		let tally = this.fields.get(key);
@@ -152,26 +195,38 @@ export class QualityTally {
 				documentType: type,
 				field,
 				occurrences: 0,
+				inDocument: 0,
 				corrected: 0,
 				recognitionIssues: 0,
 				locatedWrongly: 0,
 				notDetected: 0,
-				inDocument: 0,
+				accurate: 0,
+				judged: 0,
 			};
 			this.fields.set(key, tally);
 		}
 		tally.occurrences++;
-		const recognitionIssue = columns.recognitionIssue && isTrue(row[columns.recognitionIssue]);
-		const locatedWrongly = columns.locatedWrongly && isTrue(row[columns.locatedWrongly]);
-		const notDetected = columns.notDetected && isTrue(row[columns.notDetected]);
+		const flag = (column?: string) => (column ? isTrue(row[column]) : false);
+		const correct = flag(columns.correct);
+		const recognitionIssue = flag(columns.recognitionIssue);
+		const locatedWrongly = flag(columns.locatedWrongly);
+		const notDetected = flag(columns.notDetected);
 		if (recognitionIssue) tally.recognitionIssues++;
 		if (locatedWrongly) tally.locatedWrongly++;
 		if (notDetected) tally.notDetected++;
-		if (columns.inDocument && isTrue(row[columns.inDocument])) tally.inDocument++;
+		// Without the column every instance counts as in the document.
+		const inDocument = columns.inDocument ? isTrue(row[columns.inDocument]) : true;
+		if (inDocument) {
+			tally.inDocument++;
+			if (correct) tally.accurate++;
+			tally.judged += [correct, recognitionIssue, locatedWrongly, notDetected].filter(
+				Boolean,
+			).length;
+		}
 		// Corrected: not correct before Manual Review; without a Correct column, any of the three.
 		const corrected = columns.correct
 			? row[columns.correct] === false
-			: Boolean(recognitionIssue || locatedWrongly || notDetected);
+			: recognitionIssue || locatedWrongly || notDetected;
 		if (corrected) tally.corrected++;
 	}
 
@@ -196,18 +251,19 @@ export class QualityTally {
 	}
 
 	/** All document types together. */
-	total(): Omit<DocumentTypeTally, 'documentType' | 'documentSkillId'> {
-		const total = {
+	total(): DocumentCounts {
+		const total: DocumentCounts = {
 			documents: 0,
+			straightThrough: 0,
 			reviewed: 0,
+			reviewedUnchanged: 0,
 			corrected: 0,
 			documentTypeChanged: 0,
-			straightThrough: 0,
 			fieldsExported: 0,
 			fieldsChanged: 0,
 		};
 		for (const t of this.types.values()) {
-			for (const key of Object.keys(total) as Array<keyof typeof total>) total[key] += t[key];
+			for (const key of Object.keys(total) as Array<keyof DocumentCounts>) total[key] += t[key];
 		}
 		return total;
 	}
@@ -219,10 +275,11 @@ export class QualityTally {
 				documentType,
 				documentSkillId,
 				documents: 0,
+				straightThrough: 0,
 				reviewed: 0,
+				reviewedUnchanged: 0,
 				corrected: 0,
 				documentTypeChanged: 0,
-				straightThrough: 0,
 				fieldsExported: 0,
 				fieldsChanged: 0,
 			};
@@ -242,45 +299,55 @@ export function percent(part: number, whole: number): number | null {
 	return whole > 0 ? Math.round((part / whole) * 10000) / 100 : null;
 }
 
+/** A count and its percentage, or both null when the report lacks what it needs. */
+function figure(name: string, known: boolean, part: number, whole: number): IDataObject {
+	return {
+		[name]: known ? part : null,
+		[`${name}Percent`]: known ? percent(part, whole) : null,
+	};
+}
+
 /** The output item of a document type (or, with `documentType` null, of all of them). */
 export function documentTypeItem(
-	t: Omit<DocumentTypeTally, 'documentType' | 'documentSkillId'> & {
-		documentType: string | null;
-		documentSkillId: string | null;
-	},
+	t: DocumentCounts & { documentType: string | null; documentSkillId: string | null },
+	columns: DocumentColumns,
 ): IDataObject {
+	const review = !!columns.reviewed;
+	const changed = !!columns.changed;
+	const typeChanged = !!columns.typeChanged;
+	const exported = !!columns.exported;
 	return {
 		documentType: t.documentType,
 		documentSkillId: t.documentSkillId,
 		documents: t.documents,
-		straightThrough: t.straightThrough,
-		straightThroughPercent: percent(t.straightThrough, t.documents),
-		reviewed: t.reviewed,
-		reviewedPercent: percent(t.reviewed, t.documents),
-		corrected: t.corrected,
-		correctedPercent: percent(t.corrected, t.documents),
-		documentTypeChanged: t.documentTypeChanged,
-		documentTypeChangedPercent: percent(t.documentTypeChanged, t.documents),
-		fieldsExported: t.fieldsExported,
-		fieldsChanged: t.fieldsChanged,
-		fieldsChangedPercent: percent(t.fieldsChanged, t.fieldsExported),
+		...figure('straightThrough', review, t.straightThrough, t.documents),
+		...figure('reviewed', review, t.reviewed, t.documents),
+		...figure(
+			'reviewedUnchanged',
+			review && changed && typeChanged,
+			t.reviewedUnchanged,
+			t.documents,
+		),
+		...figure('corrected', changed, t.corrected, t.documents),
+		...figure('documentTypeChanged', typeChanged, t.documentTypeChanged, t.documents),
+		fieldsExported: exported ? t.fieldsExported : null,
+		fieldsChanged: changed ? t.fieldsChanged : null,
+		fieldsChangedPercent: exported && changed ? percent(t.fieldsChanged, t.fieldsExported) : null,
 	};
 }
 
 /** The output item of one field of one document type. */
-export function fieldItem(t: FieldTally): IDataObject {
+export function fieldItem(t: FieldTally, columns: FieldColumns): IDataObject {
+	const flags = !!(columns.recognitionIssue || columns.locatedWrongly || columns.notDetected);
 	return {
 		documentType: t.documentType,
 		field: t.field,
 		occurrences: t.occurrences,
-		corrected: t.corrected,
-		correctedPercent: percent(t.corrected, t.occurrences),
-		notDetected: t.notDetected,
-		notDetectedPercent: percent(t.notDetected, t.occurrences),
-		locatedWrongly: t.locatedWrongly,
-		locatedWronglyPercent: percent(t.locatedWrongly, t.occurrences),
-		recognitionIssues: t.recognitionIssues,
-		recognitionIssuesPercent: percent(t.recognitionIssues, t.occurrences),
-		accuracyPercent: percent(t.occurrences - t.corrected, t.occurrences),
+		inDocument: columns.inDocument ? t.inDocument : null,
+		...figure('corrected', !!columns.correct || flags, t.corrected, t.occurrences),
+		...figure('notDetected', !!columns.notDetected, t.notDetected, t.occurrences),
+		...figure('locatedWrongly', !!columns.locatedWrongly, t.locatedWrongly, t.occurrences),
+		...figure('recognitionIssues', !!columns.recognitionIssue, t.recognitionIssues, t.occurrences),
+		accuracyPercent: columns.correct ? percent(t.accurate, t.judged) : null,
 	};
 }

@@ -21,6 +21,8 @@ export interface Failure {
 	/** The socket's error code (ECONNREFUSED…), only as the error carried it; never assumed. */
 	code?: string;
 	message?: string;
+	/** Vantage had answered (status and headers in), and the body broke off while being read. */
+	midAnswer?: boolean;
 }
 
 /** Characters of the service's (or n8n's) words kept in a message: its size must not grow with the input. */
@@ -206,16 +208,23 @@ export function toNodeApiError(
 			summary = failure.message ?? 'Signing in to ABBYY Vantage failed';
 			break;
 		case 'timeout':
-			summary = 'ABBYY Vantage did not answer in time';
+			summary = failure.midAnswer
+				? 'ABBYY Vantage answered, but stopped sending while the answer was being read (no data within the timeout)'
+				: 'ABBYY Vantage did not answer in time';
 			break;
 		case 'malformed':
 			summary = 'ABBYY Vantage sent a response that is not valid JSON';
 			break;
 		case 'unclassified':
-			summary = `The request to ABBYY Vantage failed without an answer: ${failure.message ?? 'n8n gave no reason'}`;
+			summary = failure.midAnswer
+				? `ABBYY Vantage answered, but reading the answer failed: ${failure.message ?? 'n8n gave no reason'}`
+				: `The request to ABBYY Vantage failed without an answer: ${failure.message ?? 'n8n gave no reason'}`;
 			break;
 		default:
-			summary = `Could not reach ABBYY Vantage: ${NETWORK_SUMMARY[failure.code ?? ''] ?? 'the connection failed'}`;
+			// Reached, then broken: "could not reach" would send people to check the host and network.
+			summary = failure.midAnswer
+				? 'ABBYY Vantage answered, but the connection broke while reading the answer'
+				: `Could not reach ABBYY Vantage: ${NETWORK_SUMMARY[failure.code ?? ''] ?? 'the connection failed'}`;
 	}
 	const notes: string[] = [`While ${ctx.action}`];
 	if (ctx.attempts > 1) notes.push(`after ${ctx.attempts} attempts`);

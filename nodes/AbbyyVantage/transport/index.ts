@@ -256,6 +256,7 @@ export class VantageClient {
 					failure,
 					attempt,
 					idempotent: req.idempotent,
+					read: req.method === 'GET',
 					adaptive: this.limiter.adaptive,
 					crowded: result.crowded === true,
 				},

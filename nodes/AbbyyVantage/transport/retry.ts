@@ -23,6 +23,14 @@ export const DEFAULT_RETRY_SETTINGS: RetrySettings = {
 /** Statuses that say "not now" rather than "no": the same request may succeed later. */
 export const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
+/**
+ * Statuses worth another try on a read (GET: reports, lists, status polls) only: a 500 is
+ * Vantage's own failure, often passing, and reading again changes nothing. A write answered 500
+ * may have been applied: a creating request is never resent, and idempotent writes keep the rules
+ * above.
+ */
+export const READ_RETRYABLE_STATUSES = new Set([500]);
+
 /** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined if absent or unreadable. */
 export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
@@ -89,6 +97,11 @@ export function isLoadSignal(failure: Failure): boolean {
 	);
 }
 
+/** A failure a read (GET) is sent again for, besides the transient ones: a 500. */
+export function isReadHiccup(failure: Failure): boolean {
+	return failure.kind === 'http' && READ_RETRYABLE_STATUSES.has(failure.status ?? 0);
+}
+
 /** One failed attempt, as the retry decision sees it. */
 export interface FailedAttempt {
 	failure: Failure;
@@ -96,6 +109,8 @@ export interface FailedAttempt {
 	attempt: number;
 	/** Whether the request may be sent twice (reads, deletes by ID). */
 	idempotent: boolean;
+	/** A GET: it only reads (reports, lists, status polls), so a 500 is worth another try. */
+	read?: boolean;
 	/** Concurrency Auto: the limiter halved on this refusal. */
 	adaptive: boolean;
 	/** Other requests of the same limiter were in flight with it. */
@@ -106,15 +121,16 @@ export interface FailedAttempt {
  * Milliseconds to wait before sending again, or undefined to give up now. A 429 means the request
  * was not processed, and a refused connection means it never left: both are sent again even when
  * they create something. Other failures of creating requests may have reached Vantage and are
- * never resent.
+ * never resent. A read is also sent again after a 500.
  */
 export function retryDelay(
-	{ failure, attempt, idempotent, adaptive, crowded }: FailedAttempt,
+	{ failure, attempt, idempotent, read, adaptive, crowded }: FailedAttempt,
 	settings: RetrySettings,
 	random = Math.random,
 ): number | undefined {
 	if (attempt >= settings.maxRetries) return undefined;
-	if (!isTransient(failure) || (!idempotent && !notProcessed(failure))) return undefined;
+	const worthAnotherTry = isTransient(failure) || (read === true && isReadHiccup(failure));
+	if (!worthAnotherTry || (!idempotent && !notProcessed(failure))) return undefined;
 	const asked = parseRetryAfter(failure.retryAfter);
 	if (asked !== undefined) {
 		// Waiting less than asked would only be refused again; more than the ceiling is not allowed.

@@ -139,7 +139,8 @@ class WatchedBody {
  * reset, the Timeout passing without data), what `consume` made of it is dropped and the request
  * is sent again from the start, at most Max Retries times, with the client's backoff; after that
  * the failure is a NodeApiError as the client words it. What `consume` throws ends the download
- * at once. The body is closed however `consume` ends (also when it stops reading early).
+ * at once, unless the body had broken off (then it is read again). The body is closed however
+ * `consume` ends (also when it stops reading early).
  */
 export async function readStreamed<T>(
 	node: INode,
@@ -151,20 +152,28 @@ export async function readStreamed<T>(
 		const response = await client.request<unknown>({ ...req, stream: true, binary: false });
 		const body = new WatchedBody(response, client.settings.timeoutMs);
 		const from = isReadable(response) ? streamFromOf(response) : undefined;
-		let result: T;
+		let result: T | undefined;
+		let thrown: { error: unknown } | undefined;
 		try {
 			result = await consume({ chunks: body.chunks(), readable: (source) => from?.(source) });
+		} catch (error) {
+			thrown = { error };
 		} finally {
 			body.close();
 		}
-		if (body.failure === undefined) return result;
+		if (body.failure === undefined) {
+			if (thrown) throw thrown.error;
+			return result as T;
+		}
+		// What the reader made of a body that broke off (a cut row, a quote left open) is no
+		// verdict on the report, whatever it returned or threw: it is read again.
 		if (client.signal?.aborted) {
 			throw new NodeOperationError(node, new CancelledError().message, {
 				itemIndex: req.itemIndex,
 			});
 		}
-		// The stream's own error (a reset, the idle timeout), not one n8n wrapped.
-		const failure = thrownFailure(body.failure, 0, Infinity);
+		// The stream's own error (a reset, the idle timeout), not one n8n wrapped; the answer had begun.
+		const failure = { ...thrownFailure(body.failure, 0, Infinity), midAnswer: true };
 		if (attempt >= client.settings.maxRetries) {
 			throw toNodeApiError(node, failure, {
 				itemIndex: req.itemIndex,

@@ -9,6 +9,8 @@ const f = useSimulator();
 
 const documentChanges = (fields = {}) => qaParams('getDocumentChanges', fields);
 
+const QA_DOCUMENTS = `/api/reporting/v2/qa/process-skills/documents?startDate=2020-01-01&processSkillId=${FIXTURE.processSkillId}`;
+
 describe('Get Document Changes', () => {
 	test('one item per document, values typed: booleans, numbers, ISO dates', async () => {
 		const { corrected, clean } = seedQualityScenario(f.sim);
@@ -253,13 +255,77 @@ describe('Get Document Changes', () => {
 				requestOptions: { maxRetries: 1, retryDelay: 0.01 },
 			},
 		});
+		// Vantage was reached and had answered: the message says where it broke.
 		expect(result.error?.message).toBe(
-			'Could not reach ABBYY Vantage: the connection was closed unexpectedly [item 0]',
+			'ABBYY Vantage answered, but the connection broke while reading the answer [item 0]',
 		);
 		expect((result.error as { description?: string }).description).toMatch(
-			/^While downloading the document changes report, after 2 attempts/,
+			/^While downloading the document changes report, after 2 attempts, network code ECONNRESET\./,
 		);
 		expect(f.sim.requestsTo('GetDocumentsAsCsv')).toHaveLength(2);
+	});
+
+	test('a report answered 500 is asked for again within Max Retries', async () => {
+		seedQualityScenario(f.sim);
+		f.sim.injectFault('GetDocumentsAsCsv', { kind: 'status', status: 500 }, 2);
+		const result = await runNode({
+			credentials: f.store,
+			parameters: { ...documentChanges({ returnAll: true }), requestOptions: { retryDelay: 0.01 } },
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(8);
+		expect(f.sim.requestsTo('GetDocumentsAsCsv').map((r) => r.status)).toEqual([500, 500, 200]);
+	});
+
+	test('a report with an error page after its header is refused, naming the line: no items, no file', async () => {
+		seedQualityScenario(f.sim);
+		const page = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n</html>\r\n';
+		for (const output of ['items', 'binary']) {
+			f.sim.injectFault('GetDocumentsAsCsv', { kind: 'garble', afterLines: 3, text: page });
+			const result = await runNode({
+				credentials: f.store,
+				continueOnFail: true,
+				parameters: documentChanges({ output, returnAll: true }),
+			});
+			expect(result.items).toHaveLength(1);
+			const [item] = result.items;
+			expect(item.binary).toBeUndefined();
+			expect(item.json).toMatchObject({
+				error:
+					'The document changes report was not complete: line 4 has 1 cell where the header has 15 [item 0]',
+				report: 'document changes report',
+				line: 4,
+			});
+			expect(item.json.errorDescription).toMatch(
+				/not a whole CSV report .* nothing of it was output/,
+			);
+		}
+		// A garbled answer is no passing problem: it is not asked for again.
+		expect(f.sim.requestsTo('GetDocumentsAsCsv')).toHaveLength(2);
+	});
+
+	test('a report that breaks off inside a quoted cell is read again, not refused', async () => {
+		seedQualityScenario(f.sim);
+		// The scenario's first file name is quoted ("scan 1, ""March"".pdf"): cut inside it.
+		const text = (await api(f.sim, await token(f.sim), 'GET', QA_DOCUMENTS)).text;
+		f.sim.clearLog();
+		f.sim.injectFault('GetDocumentsAsCsv', {
+			kind: 'reset',
+			afterBytes: Buffer.byteLength(text.slice(0, text.indexOf('"scan 1') + 5)),
+		});
+		const result = await runNode({
+			credentials: f.store,
+			parameters: {
+				...documentChanges({ output: 'binary' }),
+				requestOptions: { retryDelay: 0.01 },
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.rows).toBe(8);
+		expect(f.sim.requestsTo('GetDocumentsAsCsv').map((r) => r.fault ?? 'none')).toEqual([
+			'reset',
+			'none',
+		]);
 	});
 
 	test('a download that stops midway times out (Timeout without data) and is sent again', async () => {

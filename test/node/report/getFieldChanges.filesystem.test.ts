@@ -77,4 +77,25 @@ describe('Get Field Changes: a huge report on disk', () => {
 			expect(servedSize).toBeGreaterThan(50_000_000);
 		}
 	}, 120_000);
+
+	test('a report garbled deep inside fails as the bytes pass, naming the line: no file is output', async () => {
+		// 1 000 transactions × 2 documents × 10 fields; a gateway's error page after 15 000 lines.
+		f.sim.seedCompletedTransactions(1_000, { skillId: FIXTURE.processSkillId });
+		f.sim.injectFault('GetFieldsAsCsv', {
+			kind: 'garble',
+			afterLines: 15_000,
+			text: '<html><body><h1>504 Gateway Time-out</h1></body></html>\r\n',
+		});
+		const result = await runNode({
+			credentials: f.store,
+			continueOnFail: true,
+			parameters: qaParams('getFieldChanges', { output: 'binary' }),
+		});
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].binary).toBeUndefined();
+		expect(result.items[0].json.error).toBe(
+			'The field changes report was not complete: line 15001 has 1 cell where the header has 14 [item 0]',
+		);
+		expect(f.sim.requestsTo('GetFieldsAsCsv')).toHaveLength(1);
+	}, 60_000);
 });

@@ -2,8 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../../harness/n8n';
 import { useSimulator } from '../../helpers/fixture';
+import { api, token } from '../../helpers/http';
 import { qaParams, rl } from '../../helpers/params';
-import { seedQualityScenario } from '../../simulator/qualitykit';
+import { expectedSummary, type ExpectedSummary } from '../../simulator/qualityOracle';
+import { REVIEWED_MONTH, seedQualityScenario, seedReviewedMonth } from '../../simulator/qualitykit';
 import { FIXTURE } from '../../simulator/simulator';
 
 const f = useSimulator();
@@ -17,64 +19,84 @@ const BASE = {
 	endDate: null,
 };
 
-/** The scenario's Invoice documents: 8, of which 2 (the photo's) passed without correction. */
-const INVOICES = {
-	documents: 8,
-	straightThrough: 2,
-	straightThroughPercent: 25,
-	reviewed: 6,
-	reviewedPercent: 75,
-	corrected: 4,
-	correctedPercent: 50,
-	documentTypeChanged: 2,
-	documentTypeChangedPercent: 25,
-	// In the documents: corrected 6 fields each (of 4), clean 3 (of 2), retyped 2 (of 2).
-	fieldsExported: 4 * 6 + 2 * 3 + 2 * 2,
-	fieldsChanged: 4 * 3,
-	fieldsChangedPercent: 35.29,
-};
+/** Both reports as Vantage serves them for the node's query, counted by the test oracle. */
+async function oracle(query: Record<string, string> = {}): Promise<ExpectedSummary> {
+	const qs = new URLSearchParams({
+		startDate: BASE.startDate,
+		processSkillId: FIXTURE.processSkillId,
+		...query,
+	}).toString();
+	const bearer = await token(f.sim);
+	const [documents, fields] = await Promise.all(
+		['documents', 'fields'].map(
+			async (report) =>
+				(await api(f.sim, bearer, 'GET', `/api/reporting/v2/qa/process-skills/${report}?${qs}`))
+					.text,
+		),
+	);
+	f.sim.clearLog();
+	return expectedSummary(documents, fields);
+}
 
-function field(name: string, counts: Partial<Record<string, number>>): IDataObject {
-	const occurrences = 8;
-	const c = { corrected: 0, notDetected: 0, locatedWrongly: 0, recognitionIssues: 0, ...counts };
-	const pct = (n: number) => Math.round((n / occurrences) * 10000) / 100;
-	return {
-		level: 'field',
-		...BASE,
-		documentType: 'Invoice',
-		field: name,
-		occurrences,
-		corrected: c.corrected,
-		correctedPercent: pct(c.corrected),
-		notDetected: c.notDetected,
-		notDetectedPercent: pct(c.notDetected),
-		locatedWrongly: c.locatedWrongly,
-		locatedWronglyPercent: pct(c.locatedWrongly),
-		recognitionIssues: c.recognitionIssues,
-		recognitionIssuesPercent: pct(c.recognitionIssues),
-		accuracyPercent: pct(occurrences - c.corrected),
-	};
+/** The node's items in the oracle's shape, checked for the common fields on the way. */
+function asSummary(items: Array<{ json: IDataObject }>, base: IDataObject = BASE): ExpectedSummary {
+	const out: ExpectedSummary = { total: undefined as never, types: {}, fields: {} };
+	for (const { json } of items) {
+		const { level, documentType, documentSkillId, field, ...figures } = json;
+		for (const [key, value] of Object.entries(base)) expect(figures[key]).toEqual(value);
+		for (const key of Object.keys(base)) delete figures[key];
+		if (level === 'total') {
+			expect([documentType, documentSkillId]).toEqual([null, null]);
+			out.total = figures as never;
+		} else if (level === 'documentType') out.types[documentType as string] = figures as never;
+		else out.fields[`${documentType as string}/${field as string}`] = figures as never;
+	}
+	return out;
 }
 
 describe('Get Quality Summary', () => {
-	test('a total, each document type, then each field: straight-through and corrections from both reports', async () => {
-		seedQualityScenario(f.sim);
+	test('straight-through means no Manual Review: a month where many reviewed documents came out unchanged', async () => {
+		seedReviewedMonth(f.sim);
+		const expected = await oracle();
 		const result = await runNode({ credentials: f.store, parameters: summary() });
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((i) => i.json)).toEqual([
-			{ level: 'total', ...BASE, documentType: null, documentSkillId: null, ...INVOICES },
-			{
-				level: 'documentType',
-				...BASE,
-				documentType: 'Invoice',
-				documentSkillId: 'invoice-skill',
-				...INVOICES,
-			},
-			// Most often corrected first, then by name.
-			field('PONumbers', { corrected: 4, notDetected: 4 }),
-			field('Total', { corrected: 4, recognitionIssues: 4 }),
-			field('Vendor/Name', { corrected: 4, locatedWrongly: 4 }),
+		expect(asSummary(result.items)).toEqual(expected);
+		// The design of the month, counted by hand: 100 documents, 38 never reviewed, 18 reviewed
+		// and unchanged. "Passed without a change" (56 %) is not straight-through.
+		const total = result.items[0].json;
+		expect(total).toMatchObject({
+			level: 'total',
+			documents: 100,
+			straightThrough: 2 * REVIEWED_MONTH.clean,
+			straightThroughPercent: 38,
+			reviewed: 62,
+			reviewedUnchanged: 2 * REVIEWED_MONTH.confirmed,
+			reviewedUnchangedPercent: 18,
+			corrected: 2 * REVIEWED_MONTH.corrected,
+			correctedPercent: 40,
+			documentTypeChanged: 4,
+		});
+		expect(
+			(total.straightThrough as number) +
+				(total.reviewedUnchanged as number) +
+				(total.corrected as number) +
+				(total.documentTypeChanged as number),
+		).toBe(100);
+	});
+
+	test('a total, each document type, then each field: most often corrected first, then by name', async () => {
+		seedQualityScenario(f.sim);
+		const expected = await oracle();
+		const result = await runNode({ credentials: f.store, parameters: summary() });
+		expect(result.error).toBeUndefined();
+		expect(asSummary(result.items)).toEqual(expected);
+		expect(result.items.map((i) => [i.json.level, i.json.documentType, i.json.field])).toEqual([
+			['total', null, undefined],
+			['documentType', 'Invoice', undefined],
 			...[
+				'PONumbers',
+				'Total',
+				'Vendor/Name',
 				'Currency',
 				'InvoiceDate',
 				'InvoiceNumber',
@@ -82,8 +104,35 @@ describe('Get Quality Summary', () => {
 				'LineItems/Description',
 				'LineItems/Quantity',
 				'Vendor/VatId',
-			].map((name) => field(name, {})),
+			].map((field) => ['field', 'Invoice', field]),
 		]);
+		// The scenario's design: Total read unsure in the 4 corrected documents, right in the other
+		// 4; PONumbers added by the reviewer there and rightly absent elsewhere (not in the
+		// documents, so not part of its accuracy); the line items absent everywhere.
+		const byField = Object.fromEntries(result.items.map((i) => [i.json.field, i.json]));
+		expect(byField.Total).toMatchObject({
+			occurrences: 8,
+			inDocument: 8,
+			corrected: 4,
+			recognitionIssues: 4,
+			accuracyPercent: 50,
+		});
+		expect(byField.PONumbers).toMatchObject({
+			occurrences: 8,
+			inDocument: 4,
+			notDetected: 4,
+			accuracyPercent: 0,
+		});
+		expect(byField['LineItems/Amount']).toMatchObject({ inDocument: 0, accuracyPercent: null });
+		expect(result.items[1].json).toMatchObject({
+			documentSkillId: 'invoice-skill',
+			documents: 8,
+			straightThrough: 2,
+			reviewed: 6,
+			reviewedUnchanged: 0,
+			corrected: 4,
+			documentTypeChanged: 2,
+		});
 		expect(result.items.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
 		// Each report once, with the same filters.
 		const queries = ['GetDocumentsAsCsv', 'GetFieldsAsCsv'].map(
@@ -128,25 +177,42 @@ describe('Get Quality Summary', () => {
 		expect(f.sim.requestsTo('GetDocumentsAsCsv')).toHaveLength(0);
 	});
 
-	test('reports with only the columns of the OpenAPI examples: the fields report names no type, the documents report tells', async () => {
-		seedQualityScenario(f.sim);
+	test('reports with only the columns of the OpenAPI examples: each takes the document type the other one names', async () => {
+		seedReviewedMonth(f.sim);
+		const expected = await oracle();
+		const routes = () => f.sim.requests.map((r) => r.route).filter((r) => r !== 'Token');
+
+		// The fields report names no type: the documents report tells, by DocumentId.
 		f.sim.setQaColumns({ fields: 'example' });
-		const result = await runNode({ credentials: f.store, parameters: summary() });
-		expect(result.error).toBeUndefined();
-		expect(
-			result.items.filter((i) => i.json.level === 'field').map((i) => i.json.documentType),
-		).toEqual(Array(10).fill('Invoice'));
-		expect(result.items[2].json).toEqual(field('PONumbers', { corrected: 4, notDetected: 4 }));
-		// Fields first, then the documents with their ids, then the fields again by document.
-		expect(f.sim.requests.map((r) => r.route).filter((r) => r !== 'Token')).toEqual([
+		const fieldsUntyped = await runNode({ credentials: f.store, parameters: summary() });
+		expect(asSummary(fieldsUntyped.items)).toEqual(expected);
+		// The documents, the fields up to their header, the documents with their ids, the fields.
+		expect(routes()).toEqual([
 			'GetDocumentsAsCsv',
 			'GetFieldsAsCsv',
 			'GetDocumentsAsCsv',
 			'GetFieldsAsCsv',
 		]);
+
+		// The documents report names no type: the fields report's Document skill does.
+		f.sim.clearLog();
+		f.sim.setQaColumns({ documents: 'example', fields: 'full' });
+		const documentsUntyped = await runNode({ credentials: f.store, parameters: summary() });
+		expect(asSummary(documentsUntyped.items)).toEqual(expected);
+		expect(documentsUntyped.items[1].json).toMatchObject({
+			documentType: 'Invoice',
+			documentSkillId: 'invoice-skill',
+			documents: 100,
+		});
+		expect(routes()).toEqual(['GetDocumentsAsCsv', 'GetFieldsAsCsv', 'GetDocumentsAsCsv']);
+
+		// Neither names one: everything under "(unknown)", as the oracle counts it too.
 		f.sim.setQaColumns({ documents: 'example', fields: 'example' });
+		const unknown = await oracle();
 		const untyped = await runNode({ credentials: f.store, parameters: summary() });
-		expect(untyped.items[1].json).toMatchObject({ documentType: '(unknown)', documents: 8 });
+		expect(Object.keys(unknown.types)).toEqual(['(unknown)']);
+		expect(asSummary(untyped.items)).toEqual(unknown);
+		expect(routes()).toEqual(['GetDocumentsAsCsv', 'GetFieldsAsCsv', 'GetDocumentsAsCsv']);
 	});
 
 	test('a period without documents: one total item of zeros, percentages null', async () => {
@@ -163,6 +229,8 @@ describe('Get Quality Summary', () => {
 				straightThroughPercent: null,
 				reviewed: 0,
 				reviewedPercent: null,
+				reviewedUnchanged: 0,
+				reviewedUnchangedPercent: null,
 				corrected: 0,
 				correctedPercent: null,
 				documentTypeChanged: 0,
@@ -212,5 +280,19 @@ describe('Get Quality Summary', () => {
 		expect(result.items[0].json.documents).toBe(400);
 		expect(result.items.slice(2).every((i) => i.json.occurrences === 400)).toBe(true);
 		expect(f.sim.requestsTo('GetFieldsAsCsv')).toHaveLength(2);
+	});
+
+	test('a garbled report gives no figures: the item fails, naming the report and the line', async () => {
+		seedQualityScenario(f.sim);
+		f.sim.injectFault('GetFieldsAsCsv', {
+			kind: 'garble',
+			afterLines: 20,
+			text: '\u0000'.repeat(512),
+		});
+		const result = await runNode({ credentials: f.store, parameters: summary() });
+		expect(result.items).toHaveLength(0);
+		expect(result.error?.message).toBe(
+			'The field changes report was not complete: line 21 has a NUL byte, which is not text [item 0]',
+		);
 	});
 });

@@ -55,19 +55,48 @@ describe('retries of requests that are safe to repeat', () => {
 		expect(f.sim.requestsTo('GetExportStatus')).toHaveLength(2);
 	});
 
-	test('500 is not retried and shows the service detail', async () => {
+	test('a 500 on a read is sent again within Max Retries, then shows the service detail', async () => {
 		const requestId = await newExport();
 		f.sim.clearLog();
-		f.sim.injectFault('GetExportStatus', {
-			kind: 'status',
-			status: 500,
-			body: { title: 'Internal Server Error', status: 500, detail: 'Warehouse unavailable' },
-		});
-		const result = await runNode({ credentials: f.store, parameters: statusParams(requestId) });
-		expect(result.error?.message).toBe(
+		f.sim.injectFault('GetExportStatus', { kind: 'status', status: 500 }, 1);
+		const once = await runNode({ credentials: f.store, parameters: statusParams(requestId) });
+		expect(once.error).toBeUndefined();
+		expect(once.items[0].json).toMatchObject({ requestId, status: 'Succeeded' });
+		expect(f.sim.requestsTo('GetExportStatus').map((r) => r.status)).toEqual([500, 200]);
+
+		f.sim.clearLog();
+		f.sim.injectFault(
+			'GetExportStatus',
+			{
+				kind: 'status',
+				status: 500,
+				body: { title: 'Internal Server Error', status: 500, detail: 'Warehouse unavailable' },
+			},
+			Infinity,
+		);
+		const always = await runNode({ credentials: f.store, parameters: statusParams(requestId) });
+		expect(always.error?.message).toBe(
 			'ABBYY Vantage answered HTTP 500: Warehouse unavailable [item 0]',
 		);
-		expect(f.sim.requestsTo('GetExportStatus')).toHaveLength(1);
+		expect((always.error as { description?: string }).description).toMatch(/after 4 attempts/);
+		expect(f.sim.requestsTo('GetExportStatus')).toHaveLength(FAST_RETRIES.maxRetries + 1);
+	});
+
+	test('a 500 is worth another try on reads only: writes keep their rules', () => {
+		const settings = { maxRetries: 3, initialDelayMs: 1000, maxDelayMs: 5000, timeoutMs: 1 };
+		const failure: Failure = { kind: 'http', status: 500 };
+		const delay = (change: Partial<FailedAttempt>) =>
+			retryDelay(
+				{ failure, attempt: 0, idempotent: true, adaptive: false, crowded: false, ...change },
+				settings,
+				() => 1,
+			);
+		expect(delay({ read: true })).toBe(1000);
+		expect(delay({ read: true, attempt: 3 })).toBeUndefined();
+		// A delete by ID or a record batch answered 500, and anything that creates: not sent again.
+		expect(delay({ read: false })).toBeUndefined();
+		expect(delay({ read: false, idempotent: false })).toBeUndefined();
+		expect(delay({ read: true, failure: { kind: 'http', status: 501 } })).toBeUndefined();
 	});
 
 	test('retries are bounded: Max Retries + 1 attempts, then the last error', async () => {

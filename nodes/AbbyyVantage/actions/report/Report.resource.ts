@@ -72,7 +72,7 @@ export const description = resourceDescription(
 		getQualitySummary: {
 			name: 'Get Quality Summary',
 			description:
-				'Get the straight-through rate per document type and how often each field was corrected, from both QA reports',
+				'Get the straight-through rate (documents without Manual Review) per document type and each field’s accuracy, from both QA reports',
 			action: 'Get the extraction quality summary',
 		},
 		waitForExport: {

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { csvRecords, CsvRecordCounter } from '../../helpers/csv';
+import { CsvCheck, csvRecords } from '../../helpers/csv';
 import { runPreparedPerItem, type ItemOutput } from '../../helpers/items';
 import { reportColumns, typedRecord, type ReportColumn } from '../../helpers/reportRows';
 import { requireOption } from '../../helpers/validation';
@@ -131,28 +131,35 @@ export function changesReport(report: QaReport) {
 		const { query } = plan;
 		const fileName = `${FILE_PREFIX[report]}-${day(query.startDate)}-to-${day(query.endDate)}.csv`;
 		const file = await readQaReport(ctx, client, report, query, itemIndex, async (body) => {
-			const counter = new CsvRecordCounter();
-			async function* counted(): AsyncGenerator<Uint8Array> {
+			// Checked as the bytes pass into n8n's binary store: a report that is not whole fails
+			// the stream, so no file is stored as if it were the report.
+			const check = new CsvCheck();
+			let records = 0;
+			async function* checked(): AsyncGenerator<Uint8Array> {
 				for await (const chunk of body.chunks) {
-					counter.push(chunk);
+					check.push(chunk);
 					yield chunk;
 				}
+				records = check.end();
 			}
-			const source = counted();
+			const source = checked();
 			let data = body.readable(source);
-			if (!data) {
-				// No stream class from the host (not expected from n8n): gather the bytes.
-				const chunks: Uint8Array[] = [];
-				for await (const chunk of source) chunks.push(chunk);
-				data = Buffer.concat(chunks);
+			let binary: IBinaryData;
+			try {
+				if (!data) {
+					// No stream class from the host (not expected from n8n): gather the bytes.
+					const chunks: Uint8Array[] = [];
+					for await (const chunk of source) chunks.push(chunk);
+					data = Buffer.concat(chunks);
+				}
+				binary = await ctx.helpers.prepareBinaryData(data as Buffer, fileName, 'text/csv');
+			} catch (error) {
+				// n8n's binary store may wrap what the stream threw: the check's own error is the cause.
+				throw check.failure ?? error;
 			}
-			const binary: IBinaryData = await ctx.helpers.prepareBinaryData(
-				data as Buffer,
-				fileName,
-				'text/csv',
-			);
+			if (check.failure) throw check.failure;
 			// The header row is no data row.
-			return { binary, rows: Math.max(0, counter.end() - 1), bytes: counter.bytes };
+			return { binary, rows: Math.max(0, records - 1), bytes: check.bytes };
 		});
 		if (file.rows === 0) await explainEmptyReport(ctx, client, query.processSkillId, itemIndex);
 		return {

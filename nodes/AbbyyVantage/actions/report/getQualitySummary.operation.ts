@@ -13,8 +13,11 @@ import {
 	documentTypeItem,
 	fieldColumns,
 	fieldItem,
+	namesTypes,
+	ownType,
 	QualityTally,
 	UNKNOWN_TYPE,
+	type DocumentType,
 } from '../../helpers/qualitySummary';
 import {
 	findColumn,
@@ -36,10 +39,12 @@ import {
 } from './qaReports';
 
 /**
- * Report → Get Quality Summary: for a period and a Process skill, the straight-through rate per
- * document type and how often each field was corrected, not detected or located wrongly in
- * Manual Review, computed from the document changes and field changes reports as they stream in
- * (see helpers/qualitySummary.ts); neither report is held in memory.
+ * Report → Get Quality Summary: for a period and a Process skill, per document type how many
+ * documents went straight through (no Manual Review) and what Manual Review did to the others,
+ * and per field its accuracy and how often it was corrected, not detected or located wrongly,
+ * computed from the document changes and field changes reports as they stream in (every figure
+ * defined in helpers/qualitySummary.ts); neither report is held in memory, only, when one report
+ * names no document type, each document's type by id from the other.
  */
 const CONCURRENCY = { max: 8, what: 'summaries' };
 
@@ -72,7 +77,7 @@ const properties: INodeProperties[] = [
 		],
 		default: 'typesAndFields',
 		description:
-			'Each item has `level`: "total", "documentType" or "field". Percentages are 0–100, e.g. for an IF node: straightThroughPercent < 85.',
+			'Each item has `level`: "total", "documentType" or "field". Straight-through: documents that did not go through Manual Review; reviewed ones are split into unchanged, corrected and type changed. Field accuracy as ABBYY defines it: correct ÷ (correct + recognition issue + located incorrectly + not detected), for fields in the document. Percentages are 0–100, e.g. for an IF node: straightThroughPercent < 85.',
 	},
 	qaFilters('summary'),
 	concurrencyOnlyOptions(CONCURRENCY),
@@ -108,80 +113,147 @@ async function eachRow(
 	}
 }
 
+/** Each document's type by DocumentId, as one report names it, for the other report's rows. */
+type TypesById = Map<string, DocumentType>;
+
+/** A report that names no type, read up to its header only: its rows need the other report's. */
+const UNTYPED = 'untyped';
+
 interface DocumentPass {
 	tally: QualityTally;
 	processSkillName: string | null;
 	/** Each document's type, when asked for (the fields report names none). */
-	typeById?: Map<string, string>;
+	typeById?: TypesById;
 }
 
+/**
+ * The documents report tallied. Without a type column of its own it takes each document's type
+ * from `typeById` (the fields report's); with `stopIfUntyped` it stops after its header instead,
+ * when the fields report could tell (both reports have DocumentId).
+ */
 async function documentsPass(
 	ctx: IExecuteFunctions,
 	client: VantageClient,
 	plan: Plan,
 	itemIndex: number,
-	withTypes: boolean,
-): Promise<DocumentPass> {
+	options: { collectTypes?: boolean; typeById?: TypesById; stopIfUntyped?: boolean },
+): Promise<DocumentPass | typeof UNTYPED> {
 	return await readQaReport(ctx, client, 'documents', plan.query, itemIndex, async (body) => {
 		const pass: DocumentPass = {
 			tally: new QualityTally(),
 			processSkillName: null,
-			...(withTypes ? { typeById: new Map<string, string>() } : {}),
+			...(options.collectTypes ? { typeById: new Map() } : {}),
 		};
 		let columns = documentColumns([]);
 		let skillName: string | undefined;
+		let untyped = false;
 		await eachRow(
 			body,
 			(header) => {
 				columns = documentColumns(header);
 				skillName = findColumn(header, ['ProcessSkillName']);
-				return true;
+				untyped = !!options.stopIfUntyped && !namesTypes(columns) && !!columns.documentId;
+				return !untyped;
 			},
 			(row) => {
-				pass.tally.addDocument(row, columns);
+				const id = columns.documentId ? String(row[columns.documentId]) : '';
+				pass.tally.addDocument(row, columns, options.typeById?.get(id));
 				if (skillName && pass.processSkillName === null && typeof row[skillName] === 'string') {
 					pass.processSkillName = row[skillName] as string;
 				}
-				if (pass.typeById && columns.documentId) {
-					const type = (columns.name && row[columns.name]) || (columns.id && row[columns.id]);
-					if (typeof type === 'string' && type)
-						pass.typeById.set(String(row[columns.documentId]), type);
-				}
+				const type = pass.typeById && ownType(row, columns);
+				if (type && columns.documentId) pass.typeById?.set(id, type);
 			},
 		);
-		return pass;
+		pass.tally.documentColumns = columns;
+		return untyped ? UNTYPED : pass;
 	});
 }
 
-/**
- * The fields tallied, or `needsTypes` when the fields report names no document type but the
- * documents report can tell (by document id): the caller reads those and asks again.
- */
+interface FieldPass {
+	tally: QualityTally;
+	/** Each document's type, when asked for (the documents report names none). */
+	typeById?: TypesById;
+}
+
+/** The fields report tallied; as documentsPass, the other way round. */
 async function fieldsPass(
 	ctx: IExecuteFunctions,
 	client: VantageClient,
 	plan: Plan,
 	itemIndex: number,
-	typeById: Map<string, string> | undefined,
-): Promise<QualityTally | 'needsTypes'> {
+	options: { collectTypes?: boolean; typeById?: TypesById; stopIfUntyped?: boolean },
+): Promise<FieldPass | typeof UNTYPED> {
 	return await readQaReport(ctx, client, 'fields', plan.query, itemIndex, async (body) => {
-		const tally = new QualityTally();
+		const pass: FieldPass = {
+			tally: new QualityTally(),
+			...(options.collectTypes ? { typeById: new Map() } : {}),
+		};
 		let columns = fieldColumns([]);
-		let needsTypes = false;
+		let untyped = false;
 		await eachRow(
 			body,
 			(header) => {
 				columns = fieldColumns(header);
-				needsTypes = !columns.name && !columns.id && !typeById && !!columns.documentId;
-				return !needsTypes;
+				untyped = !!options.stopIfUntyped && !namesTypes(columns) && !!columns.documentId;
+				return !untyped;
 			},
 			(row) => {
 				const id = columns.documentId ? String(row[columns.documentId]) : '';
-				tally.addField(row, columns, typeById?.get(id));
+				pass.tally.addField(row, columns, options.typeById?.get(id));
+				const type = pass.typeById && ownType(row, columns);
+				if (type && columns.documentId && !pass.typeById?.has(id)) pass.typeById?.set(id, type);
 			},
 		);
-		return needsTypes ? 'needsTypes' : tally;
+		pass.tally.fieldColumns = columns;
+		return untyped ? UNTYPED : pass;
 	});
+}
+
+/**
+ * Both reports as the summary needs them. A report without a type column takes each document's
+ * type from the other report (by DocumentId): it is read up to its header, then again once the
+ * other report's types are known. Without a type in either report, rows count under "(unknown)".
+ */
+async function summarize(
+	ctx: IExecuteFunctions,
+	client: VantageClient,
+	plan: Plan,
+	itemIndex: number,
+): Promise<{ documents?: DocumentPass; fields?: FieldPass }> {
+	const wantTypes = plan.summarize !== 'fields';
+	const wantFields = plan.summarize !== 'types';
+	let documents = wantTypes
+		? await documentsPass(ctx, client, plan, itemIndex, { stopIfUntyped: true })
+		: undefined;
+	let fields: FieldPass | typeof UNTYPED | undefined;
+	if (wantFields || documents === UNTYPED) {
+		// The documents report named no type: the fields report's Document skill may.
+		const typesForDocuments = documents === UNTYPED;
+		fields = await fieldsPass(ctx, client, plan, itemIndex, {
+			collectTypes: typesForDocuments,
+			stopIfUntyped: !typesForDocuments,
+		});
+		if (fields === UNTYPED) {
+			// The fields report names no type: read each document's type, then the fields again.
+			const typed = await documentsPass(ctx, client, plan, itemIndex, {
+				collectTypes: true,
+				stopIfUntyped: true,
+			});
+			if (typed !== UNTYPED && wantTypes) documents = typed;
+			fields = await fieldsPass(ctx, client, plan, itemIndex, {
+				typeById: typed === UNTYPED ? undefined : typed.typeById,
+			});
+		}
+	}
+	if (documents === UNTYPED) {
+		const typeById = fields === UNTYPED ? undefined : fields?.typeById;
+		documents = await documentsPass(ctx, client, plan, itemIndex, { typeById });
+	}
+	return {
+		documents: documents === UNTYPED ? undefined : documents,
+		fields: wantFields && fields !== UNTYPED ? fields : undefined,
+	};
 }
 
 export async function execute(
@@ -204,26 +276,12 @@ export async function execute(
 			),
 		}),
 		async (plan, itemIndex) => {
-			const wantTypes = plan.summarize !== 'fields';
-			const wantFields = plan.summarize !== 'types';
-			let documents = wantTypes
-				? await documentsPass(this, client, plan, itemIndex, false)
-				: undefined;
-			let fields: QualityTally | 'needsTypes' | undefined;
-			if (wantFields) {
-				fields = await fieldsPass(this, client, plan, itemIndex, undefined);
-				if (fields === 'needsTypes') {
-					// The fields report names no type: read each document's type, then the fields again.
-					documents = await documentsPass(this, client, plan, itemIndex, true);
-					fields = await fieldsPass(this, client, plan, itemIndex, documents.typeById);
-				}
-			}
-			if (fields === 'needsTypes') fields = undefined;
+			const { documents, fields } = await summarize(this, client, plan, itemIndex);
 			const counted =
-				(documents?.tally.total().documents ?? 0) + (fields?.fieldTallies().length ?? 0);
+				(documents?.tally.total().documents ?? 0) + (fields?.tally.fieldTallies().length ?? 0);
 			if (counted === 0)
 				await explainEmptyReport(this, client, plan.query.processSkillId, itemIndex);
-			return summaryItems(plan, documents, fields);
+			return summaryItems(plan, documents, fields?.tally);
 		},
 		concurrency,
 	);
@@ -244,15 +302,19 @@ function summaryItems(
 	const out: ItemOutput[] = [];
 	if (documents && plan.summarize !== 'fields') {
 		const { tally } = documents;
+		const columns = tally.documentColumns;
 		out.push({
 			json: {
 				level: 'total',
 				...base,
-				...documentTypeItem({ ...tally.total(), documentType: null, documentSkillId: null }),
+				...documentTypeItem(
+					{ ...tally.total(), documentType: null, documentSkillId: null },
+					columns,
+				),
 			},
 		});
 		for (const type of tally.documentTypes()) {
-			out.push({ json: { level: 'documentType', ...base, ...documentTypeItem(type) } });
+			out.push({ json: { level: 'documentType', ...base, ...documentTypeItem(type, columns) } });
 		}
 	}
 	if (fields) {
@@ -266,7 +328,9 @@ function summaryItems(
 			.fieldTallies()
 			.map((f, i) => ({ f, i }))
 			.sort((a, b) => rank(a.f.documentType) - rank(b.f.documentType) || a.i - b.i);
-		for (const { f } of list) out.push({ json: { level: 'field', ...base, ...fieldItem(f) } });
+		for (const { f } of list) {
+			out.push({ json: { level: 'field', ...base, ...fieldItem(f, fields.fieldColumns) } });
+		}
 	}
 	return out;
 }

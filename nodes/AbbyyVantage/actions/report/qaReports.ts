@@ -3,9 +3,11 @@ import type {
 	IExecuteFunctions,
 	INodeProperties,
 	INodePropertyOptions,
+	NodeOperationError,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { CsvFormatError } from '../../helpers/csv';
 import { checkDateOrder, optionalUtcDateTime, toUtcDateTime } from '../../helpers/dates';
 import { invalid, operationError } from '../../helpers/errors';
 import {
@@ -276,7 +278,12 @@ export function readQaQuery(ctx: IExecuteFunctions, itemIndex: number, use: QaUs
 	return query;
 }
 
-/** Read one report as it streams in (see transport/stream.ts), sent again if it breaks off. */
+/**
+ * Read one report as it streams in (see transport/stream.ts), sent again if it breaks off. A body
+ * that is not a whole CSV report (helpers/csv.ts: a row of another width, a quote never closed,
+ * bytes that are not text) fails the item, naming the line: nothing of it is output, neither rows
+ * nor a file nor figures.
+ */
 export async function readQaReport<T>(
 	ctx: IExecuteFunctions,
 	client: VantageClient,
@@ -285,17 +292,40 @@ export async function readQaReport<T>(
 	itemIndex: number,
 	consume: (body: StreamedBody) => Promise<T>,
 ): Promise<T> {
-	return await readStreamed(
+	try {
+		return await readStreamed(
+			ctx.getNode(),
+			client,
+			{
+				...(report === 'documents' ? endpoints.getDocumentsAsCsv() : endpoints.getFieldsAsCsv()),
+				qs: query,
+				itemIndex,
+				action: `downloading the ${REPORT_NAMES[report]}`,
+				hints: REPORT_ACCESS_HINTS,
+			},
+			consume,
+		);
+	} catch (error) {
+		// Anything else is the transport's NodeApiError or n8n's own error already.
+		throw error instanceof CsvFormatError ? incompleteReport(ctx, report, itemIndex, error) : error;
+	}
+}
+
+function incompleteReport(
+	ctx: IExecuteFunctions,
+	report: QaReport,
+	itemIndex: number,
+	error: CsvFormatError,
+): NodeOperationError {
+	return operationError(
 		ctx.getNode(),
-		client,
+		itemIndex,
+		`The ${REPORT_NAMES[report]} was not complete: ${error.message}`,
 		{
-			...(report === 'documents' ? endpoints.getDocumentsAsCsv() : endpoints.getFieldsAsCsv()),
-			qs: query,
-			itemIndex,
-			action: `downloading the ${REPORT_NAMES[report]}`,
-			hints: REPORT_ACCESS_HINTS,
+			description:
+				'What came from ABBYY Vantage is not a whole CSV report (a proxy or gateway on the way may have cut it or put an error page into it), so nothing of it was output. Run the node again; if it fails again, check the proxy or gateway between n8n and Vantage, or ask your Vantage administrator.',
+			output: { report: REPORT_NAMES[report], line: error.line },
 		},
-		consume,
 	);
 }
 
