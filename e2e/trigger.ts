@@ -403,8 +403,8 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 			);
 
 		// n8n 1.x exits as soon as its running executions have ended: an execution the trigger hands
-		// over in that moment has its static data saved but may not be stored yet (README,
-		// Compatibility). There a graceful restart is measured like a crash: losses counted.
+		// over in that moment has its static data saved but may not be stored yet (docs/compatibility.md).
+		// There a graceful restart is measured like a crash: losses counted.
 		const countsLoss = (signal: 'SIGTERM' | 'SIGKILL') => signal === 'SIGKILL' || LINE.id !== '2';
 		for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
 			const how = signal === 'SIGTERM' ? 'a graceful restart (SIGTERM)' : 'a crash (SIGKILL)';
@@ -438,7 +438,7 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 						if (signal === 'SIGKILL') lostInCrash = lost.length;
 						else lostInRestart = lost.length;
 						console.log(
-							`      (lost in the ${signal === 'SIGKILL' ? 'crash' : 'restart'}: ${lost.length} of the ${WAVE}${lost.length ? `, e.g. ${lost.slice(0, 2).join(', ')}` : ''}; see README, ${signal === 'SIGKILL' ? 'Trigger' : 'Compatibility'})`,
+							`      (lost in the ${signal === 'SIGKILL' ? 'crash' : 'restart'}: ${lost.length} of the ${WAVE}${lost.length ? `, e.g. ${lost.slice(0, 2).join(', ')}` : ''}; see docs/${signal === 'SIGKILL' ? 'trigger' : 'compatibility'}.md)`,
 						);
 						expected.splice(
 							0,
@@ -673,7 +673,7 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 				const twice = new Set(expected.filter((id) => (t.byTransaction.get(id) ?? 0) > 1));
 				[lostInDurableCrash, twiceInDurableCrash] = [lost.length, twice.size];
 				console.log(
-					`      (lost in the crash: ${lost.length}${lost.length ? `, e.g. ${lost[0]}` : ''}; emitted twice: ${twice.size}${twice.size ? `, e.g. ${[...twice][0]}` : ''}; see README, Trigger)`,
+					`      (lost in the crash: ${lost.length}${lost.length ? `, e.g. ${lost[0]}` : ''}; emitted twice: ${twice.size}${twice.size ? `, e.g. ${[...twice][0]}` : ''}; see docs/trigger.md)`,
 				);
 				assert(
 					lost.length + twice.size <= DURABLE_CRASH_AT_MOST,

@@ -48,7 +48,7 @@ export function maxInFlight(log: LoggedRequest[]): number {
 
 /**
  * The pauses between the status polls of one wait, from the simulator's log, beside the schedule
- * every wait follows (README, "Waits"): a poll at once, then pauses of Wait Interval until 40 % of
+ * every wait follows (docs/reliability-and-speed.md, "Waits"): a poll at once, then pauses of Wait Interval until 40 % of
  * the time waited so far is longer, never more than Wait Interval Limit. `expected[i]` is the pause
  * the schedule asks for before poll i + 1 (from when poll i arrived); the node measures the time
  * waited after the answer, so a pause may run a few milliseconds over.

@@ -4,7 +4,7 @@
  * node (it imports nothing of nodes/, neither helpers/qualitySummary.ts nor its CSV reader) and
  * kept plain: filter the rows, count, divide.
  *
- * Definitions (README, Get Quality Summary):
+ * Definitions (docs/reports-and-quality.md, Get Quality Summary):
  * - straight-through: a document without Manual Review (`HasManualReview` 0);
  * - reviewed unchanged: with Manual Review, no field changed and the type kept;
  * - field accuracy as ABBYY defines it: Correct / (Correct + Recognition Issue + Located

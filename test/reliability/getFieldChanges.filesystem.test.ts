@@ -11,11 +11,11 @@ import { createRequire } from 'node:module';
 import { BinaryDataService } from 'n8n-core';
 import { request } from 'undici';
 
-import { runNode } from '../../harness/n8n';
-import { token } from '../../helpers/http';
-import { useSimulator } from '../../helpers/fixture';
-import { qaParams } from '../../helpers/params';
-import { FIXTURE } from '../../simulator/simulator';
+import { runNode } from '../harness/n8n';
+import { token } from '../helpers/http';
+import { useSimulator } from '../helpers/fixture';
+import { qaParams } from '../helpers/params';
+import { FIXTURE } from '../simulator/simulator';
 
 // Read by n8n-core when the binary data service is first created, inside the first run.
 // eslint-disable-next-line @n8n/community-nodes/no-restricted-globals
