@@ -182,7 +182,10 @@ function hostProblem(dir: string): string | undefined {
  */
 function lockedPackages(dir: string): string[] {
 	const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
-		packages: Record<string, { os?: string[]; cpu?: string[]; libc?: string[] }>;
+		packages: Record<
+			string,
+			{ os?: string | string[]; cpu?: string | string[]; libc?: string | string[] }
+		>;
 	};
 	const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } })
 		.header;
@@ -191,10 +194,15 @@ function lockedPackages(dir: string): string[] {
 		cpu: process.arch as string,
 		libc: header?.glibcVersionRuntime ? 'glibc' : 'musl',
 	};
-	const fits = (list: string[] | undefined, value: string) =>
-		!list ||
-		(!list.includes(`!${value}`) &&
-			(list.every((entry) => entry.startsWith('!')) || list.includes(value)));
+	// npm writes os, cpu and libc as a list, or as a single string.
+	const fits = (field: string | string[] | undefined, value: string) => {
+		if (field === undefined) return true;
+		const list = ([] as string[]).concat(field);
+		return (
+			!list.includes(`!${value}`) &&
+			(list.every((entry) => entry.startsWith('!')) || list.includes(value))
+		);
+	};
 	return Object.entries(lock.packages)
 		.filter(
 			([path, p]) =>
@@ -240,6 +248,23 @@ function runWithProgress(
 	});
 }
 
+/** Partial installs of this host whose process is gone (a cut-off run): removed. */
+function removeAbandoned(): void {
+	if (!existsSync(HOST_CACHE)) return;
+	const prefix = `${basename(HOST)}.partial-`;
+	for (const name of readdirSync(HOST_CACHE).filter((n) => n.startsWith(prefix))) {
+		const pid = Number(name.slice(prefix.length));
+		let alive = false;
+		try {
+			process.kill(pid, 0);
+			alive = true;
+		} catch {
+			// no such process: the install was cut off
+		}
+		if (!alive) rmSync(join(HOST_CACHE, name), { recursive: true, force: true });
+	}
+}
+
 /**
  * This line's n8n and Node in the host cache: reused when its seal holds, else installed into a
  * folder of its own and moved into place once complete (so a cut-off install is never taken for
@@ -255,6 +280,7 @@ export async function ensureHost(): Promise<void> {
 	if (problem !== 'absent')
 		log(`the cached host in ${HOST} is not usable (${problem}): installing it again`);
 	const building = `${HOST}.partial-${process.pid}`;
+	removeAbandoned();
 	rmSync(building, { recursive: true, force: true });
 	mkdirSync(building, { recursive: true });
 	const source = join(E2E, LINE.folder);
@@ -275,7 +301,7 @@ export async function ensureHost(): Promise<void> {
 			cwd: building,
 			progress: () => {
 				const packages = lockedPackages(building);
-				return `${packages.filter((dir) => existsSync(dir)).length} of ${packages.length} packages in place`;
+				return `${packages.filter((dir) => existsSync(join(dir, 'package.json'))).length} of ${packages.length} packages in place`;
 			},
 		},
 	);
