@@ -16,14 +16,9 @@ import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { batchSizeOption, readBatchSize } from './shared';
 import { deleteIds } from './deleter';
-import {
-	concurrencyOption,
-	POLL_GROWTH_TEXT,
-	readConcurrency,
-	readOptions,
-	readPollSettings,
-	WAIT_OPTION_NAMES,
-} from '../common';
+import { concurrencyOption, readConcurrency } from '../../params/concurrency';
+import { POLL_GROWTH_TEXT, readPollSettings, WAIT_OPTION_NAMES } from '../../params/wait';
+import { readOptions } from '../../params/options';
 import { catalogProperty, readCatalogId, REINDEX_POLL, reindexAndWait } from '../catalog/shared';
 
 const CONCURRENCY = { max: 16, what: 'delete requests' };

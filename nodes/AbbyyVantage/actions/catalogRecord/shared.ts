@@ -13,7 +13,8 @@ import { describeValue, isBlank, requireInteger } from '../../helpers/validation
 import { RECORD_ID_FIELD } from '../../methods/resourceMapping';
 import { endpoints, type VantageClient } from '../../transport';
 import { CATALOG_HINTS } from '../catalog/shared';
-import { readConcurrency, readOptions } from '../common';
+import { readConcurrency } from '../../params/concurrency';
+import { readOptions } from '../../params/options';
 
 /**
  * Add with Map Automatically: where the record ID comes from. Shown below the mapper in that mode

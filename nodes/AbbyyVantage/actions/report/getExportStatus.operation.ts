@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, readRunConcurrency } from '../common';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
 import { getExportStatus, readRequestId, requestIdProperty } from './shared';
 
 const CONCURRENCY = { max: 32, what: 'items' };

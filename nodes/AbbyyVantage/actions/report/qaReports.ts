@@ -17,7 +17,7 @@ import {
 } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import { readStreamed, type StreamedBody } from '../../transport/stream';
-import { sortedOptions } from '../common';
+import { sortedOptions } from '../../params/options';
 import { skillFilterProperty, skillProperty } from '../skill/shared';
 import { REPORT_ACCESS_HINTS } from './shared';
 

@@ -8,7 +8,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, ITEM_CONCURRENCY, readRunConcurrency } from '../common';
+import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
+	readRunConcurrency,
+} from '../../params/concurrency';
 import { readSkillId, SKILL_HINTS, skillProperty } from './shared';
 
 const properties: INodeProperties[] = [skillProperty, concurrencyOnlyOptions()];

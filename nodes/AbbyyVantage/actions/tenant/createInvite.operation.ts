@@ -13,7 +13,8 @@ import { runPreparedPerItem } from '../../helpers/items';
 import { buildMultipart } from '../../helpers/multipart';
 import { describeValue, isBlank, optionalText, requireText } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, readOptions, readRunConcurrency } from '../common';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
+import { readOptions } from '../../params/options';
 
 /**
  * Tenant → Create Invite: CreateInvite (`POST /api/publicapi/v1/invites`, Processing API), a

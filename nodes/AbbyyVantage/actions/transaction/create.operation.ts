@@ -3,13 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPreparedPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import {
-	concurrencyOption,
-	ITEM_CONCURRENCY,
-	readOptions,
-	readRunConcurrency,
-	sortedOptions,
-} from '../common';
+import { concurrencyOption, ITEM_CONCURRENCY, readRunConcurrency } from '../../params/concurrency';
+import { readOptions, sortedOptions } from '../../params/options';
 import { readSkillId, skillProperty } from '../skill/shared';
 import {
 	readTransactionParameters,

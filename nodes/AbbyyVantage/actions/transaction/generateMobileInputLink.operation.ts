@@ -8,7 +8,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPreparedPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, ITEM_CONCURRENCY, readRunConcurrency } from '../common';
+import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
+	readRunConcurrency,
+} from '../../params/concurrency';
 import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from './shared';
 
 const properties: INodeProperties[] = [transactionIdProperty, concurrencyOnlyOptions()];

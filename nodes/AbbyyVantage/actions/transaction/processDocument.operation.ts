@@ -19,14 +19,9 @@ import type { PollSettings } from '../../helpers/polling';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { choiceOptions, choiceValues } from '../../helpers/choices';
-import {
-	concurrencyOption,
-	pollOptions,
-	readOptions,
-	readPollSettings,
-	readRunConcurrency,
-	sortedOptions,
-} from '../common';
+import { concurrencyOption, readRunConcurrency } from '../../params/concurrency';
+import { pollOptions, readPollSettings } from '../../params/wait';
+import { readOptions, sortedOptions } from '../../params/options';
 import { readSkillId, skillProperty } from '../skill/shared';
 import {
 	readResults,

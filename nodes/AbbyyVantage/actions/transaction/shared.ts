@@ -5,7 +5,7 @@ import { parseSelection, type FileSelection } from '../../helpers/binaryInput';
 import { readKeyValues, type KeyValue } from '../../helpers/keyValues';
 import { requireOption, requirePathParameter, requireText } from '../../helpers/validation';
 import { choiceOptions, choiceValues } from '../../helpers/choices';
-import { type PollDefaults } from '../common';
+import { type PollDefaults } from '../../params/wait';
 
 /** Advice for transaction requests, by status. */
 export const TRANSACTION_HINTS = {

@@ -15,9 +15,9 @@ import { endpoints, type VantageClient } from '../../transport';
 import {
 	concurrencyOnlyOptions,
 	ITEM_CONCURRENCY,
-	readOptions,
 	readRunConcurrency,
-} from '../common';
+} from '../../params/concurrency';
+import { readOptions } from '../../params/options';
 import {
 	imageProcessingOptions,
 	readImageProcessing,

@@ -6,12 +6,10 @@ import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
 import {
 	concurrencyOnlyOptions,
-	fileItem,
 	ITEM_CONCURRENCY,
-	outputFieldProperty,
-	readOutputField,
 	readRunConcurrency,
-} from '../common';
+} from '../../params/concurrency';
+import { fileItem, outputFieldProperty, readOutputField } from '../../params/download';
 import {
 	readDocumentId,
 	readTransactionId,

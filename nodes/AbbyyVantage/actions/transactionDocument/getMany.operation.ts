@@ -11,11 +11,9 @@ import { endpoints, type VantageClient } from '../../transport';
 import {
 	concurrencyOnlyOptions,
 	ITEM_CONCURRENCY,
-	readReturnLimit,
 	readRunConcurrency,
-	returnAllProperties,
-	upToLimit,
-} from '../common';
+} from '../../params/concurrency';
+import { readReturnLimit, returnAllProperties, upToLimit } from '../../params/getMany';
 import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from '../transaction/shared';
 
 const properties: INodeProperties[] = [
