@@ -1,5 +1,12 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import {
+	HAND_OVER_MS,
+	MAX_EVENTS_PER_POLL,
+	MAX_REMEMBERED,
+	MAX_RUNNING,
+	RUNNING_AT_MOST_MS,
+} from '../AbbyyVantage/constants';
 import { pause } from '../AbbyyVantage/helpers/time';
 
 /**
@@ -38,28 +45,6 @@ interface StoredCursor extends IDataObject {
 	/** Creation time (ms) below which nothing is emitted, set when ids were dropped at the cap. */
 	floor?: number;
 }
-
-/** Ids one cursor remembers; beyond, the oldest are dropped and `floor` moves up past them. */
-export const MAX_REMEMBERED = 10_000;
-
-/** Events one poll hands over at most; the rest wait for the next poll, oldest first. */
-export const MAX_EVENTS_PER_POLL = 1_000;
-
-/** One Execution per Event: executions of one trigger running at once, at most (see above). */
-export const MAX_RUNNING = 10;
-
-/**
- * An execution n8n has not reported finished after this long stops counting as running (n8n 1.x
- * never settles the done promise of an execution it failed to start).
- */
-export const RUNNING_AT_MOST_MS = 10 * 60_000;
-
-/**
- * One Execution per Event: how long one poll waits for room to hand over more, at most. n8n stops
- * gracefully within 30 s (N8N_GRACEFUL_SHUTDOWN_TIMEOUT) and goes on running a poll that has
- * begun: what it hands over meanwhile must still be stored and run before n8n exits.
- */
-export const HAND_OVER_MS = 10_000;
 
 /** How a poll hands its events to n8n: an execution each, or one execution for all of them. */
 export type Output = 'perEvent' | 'perPoll';

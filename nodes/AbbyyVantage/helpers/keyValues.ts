@@ -1,8 +1,6 @@
+import { MAX_PARAMETERS } from '../constants';
 import { invalid, type NodeContext } from './errors';
 import { describeValue } from './validation';
-
-/** Registration and skill parameters: at most 10 each (OpenAPI `maxItems`), key and value non-empty. */
-export const MAX_PARAMETERS = 10;
 
 export interface KeyValue {
 	key: string;

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { SECOND_MS } from '../constants';
+import { REQUEST_OPTIONS_MAX, SECOND_MS } from '../constants';
 import { requireInteger, requireSeconds } from '../helpers/validation';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from '../transport';
 import { readOptions } from './options';
@@ -22,7 +22,7 @@ export const requestOptionsProperty: INodeProperties = {
 			displayName: 'Max Retries',
 			name: 'maxRetries',
 			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 10 },
+			typeOptions: { minValue: 0, maxValue: REQUEST_OPTIONS_MAX.maxRetries },
 			default: DEFAULT_MAX_RETRIES,
 			description:
 				'How often to resend a request that is safe to repeat after a rate limit (429), a gateway failure (502–504) or a network failure. Requests that create something are resent only when Vantage cannot have processed them (429, refused connection).',
@@ -64,18 +64,46 @@ export function readRetrySettings(ctx: IExecuteFunctions): RetrySettings {
 		maxRetries:
 			options.maxRetries === undefined
 				? d.maxRetries
-				: requireInteger(ctx, 0, 'Max Retries', options.maxRetries, 0, 10),
+				: requireInteger(
+						ctx,
+						0,
+						'Max Retries',
+						options.maxRetries,
+						0,
+						REQUEST_OPTIONS_MAX.maxRetries,
+					),
 		initialDelayMs:
 			options.retryDelay === undefined
 				? d.initialDelayMs
-				: requireSeconds(ctx, 0, 'Retry Delay', options.retryDelay, 0, 600),
+				: requireSeconds(
+						ctx,
+						0,
+						'Retry Delay',
+						options.retryDelay,
+						0,
+						REQUEST_OPTIONS_MAX.retryDelay,
+					),
 		maxDelayMs:
 			options.maxRetryDelay === undefined
 				? d.maxDelayMs
-				: requireSeconds(ctx, 0, 'Max Retry Delay', options.maxRetryDelay, 0, 3600),
+				: requireSeconds(
+						ctx,
+						0,
+						'Max Retry Delay',
+						options.maxRetryDelay,
+						0,
+						REQUEST_OPTIONS_MAX.maxRetryDelay,
+					),
 		timeoutMs:
 			options.timeout === undefined
 				? d.timeoutMs
-				: requireSeconds(ctx, 0, 'Request Timeout', options.timeout, 1, 3600),
+				: requireSeconds(
+						ctx,
+						0,
+						'Request Timeout',
+						options.timeout,
+						1,
+						REQUEST_OPTIONS_MAX.timeout,
+					),
 	};
 }

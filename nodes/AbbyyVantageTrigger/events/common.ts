@@ -5,18 +5,11 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import { MAX_EVENTS_PER_POLL, MAX_RUNNING } from '../../AbbyyVantage/constants';
 import { toUtcDateTime } from '../../AbbyyVantage/helpers/dates';
 import { isBlank, requireInteger, requireOption } from '../../AbbyyVantage/helpers/validation';
 import type { VantageClient } from '../../AbbyyVantage/transport';
-import {
-	MAX_EVENTS_PER_POLL,
-	MAX_RUNNING,
-	readCursor,
-	timeOf,
-	type OpenPoll,
-	type Output,
-	type TriggerEvent,
-} from '../cursor';
+import { readCursor, timeOf, type OpenPoll, type Output, type TriggerEvent } from '../cursor';
 
 /** What a poll of an event is given besides n8n's context and the client. */
 export interface PollStart {

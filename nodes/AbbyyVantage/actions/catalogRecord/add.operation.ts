@@ -8,7 +8,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiError, asNodeError, errorItem, invalid } from '../../helpers/errors';
-import { MAX_RECORDS_PER_CATALOG } from '../../helpers/recordValues';
+import { MAX_RECORDS_PER_CATALOG } from '../../constants';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { concurrencyOption } from '../../params/concurrency';

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { NAMED_IN_ERROR } from '../../constants';
 import type { PollSettings } from '../../helpers/polling';
 import { apiError, asNodeError, errorItem, invalid } from '../../helpers/errors';
 import { runPreparedPerItem } from '../../helpers/items';
@@ -22,8 +23,6 @@ import { readOptions } from '../../params/options';
 import { catalogProperty, readCatalogId, REINDEX_POLL, reindexAndWait } from '../catalog/shared';
 
 const CONCURRENCY = { max: 16, what: 'delete requests' };
-/** IDs named in an error's description; all of them are in the error item's failedBatches. */
-const FAILED_IDS_SHOWN = 20;
 
 const properties: INodeProperties[] = [
 	catalogProperty,
@@ -238,7 +237,7 @@ async function deleteFromCatalog(
 
 	if (failedBatches.length) {
 		const notDeleted = failedBatches.flatMap((b) => b.ids);
-		const shown = notDeleted.slice(0, FAILED_IDS_SHOWN);
+		const shown = notDeleted.slice(0, NAMED_IN_ERROR);
 		throw apiError(
 			ctx.getNode(),
 			itemIndex,

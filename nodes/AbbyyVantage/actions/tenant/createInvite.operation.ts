@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { DAY_SECONDS } from '../../constants';
+import { DAY_SECONDS, MAX_INVITE_VALID_DAYS } from '../../constants';
 import { readInputFiles, type InputFile } from '../../helpers/binaryInput';
 import { invalid } from '../../helpers/errors';
 import { runPreparedPerItem } from '../../helpers/items';
@@ -25,8 +25,6 @@ import { readOptions } from '../../params/options';
  */
 const CONCURRENCY = { max: 8, what: 'invites' };
 
-/** Longest validity the node accepts; Vantage states none (its example: 14 days). */
-const MAX_VALID_DAYS = 365;
 /** RFC 5321: at most 254 characters in all, 64 before the @. */
 const EMAIL = /^[^\s@",;<>()[\]\\]{1,64}@(?:[^\s@",;<>()[\]\\.]+\.)+[^\s@",;<>()[\]\\.\d]{2,}$/;
 
@@ -83,9 +81,9 @@ const properties: INodeProperties[] = [
 				displayName: 'Valid For (Days)',
 				name: 'validDays',
 				type: 'number',
-				typeOptions: { minValue: 0, maxValue: MAX_VALID_DAYS, numberPrecision: 2 },
+				typeOptions: { minValue: 0, maxValue: MAX_INVITE_VALID_DAYS, numberPrecision: 2 },
 				default: 14,
-				description: `How long the invite can be accepted, from 1 minute to ${MAX_VALID_DAYS} days. Empty: Vantage’s default.`,
+				description: `How long the invite can be accepted, from 1 minute to ${MAX_INVITE_VALID_DAYS} days. Empty: Vantage’s default.`,
 			},
 		],
 	},
@@ -131,11 +129,11 @@ function readValidWithin(
 	if (isBlank(value)) return undefined;
 	const days = typeof value === 'string' ? Number(value) : value;
 	const seconds = typeof days === 'number' ? Math.round(days * DAY_SECONDS) : NaN;
-	if (!Number.isFinite(seconds) || seconds < 60 || seconds > MAX_VALID_DAYS * DAY_SECONDS) {
+	if (!Number.isFinite(seconds) || seconds < 60 || seconds > MAX_INVITE_VALID_DAYS * DAY_SECONDS) {
 		throw invalid(
 			ctx,
 			itemIndex,
-			`Valid For (Days) must be a number of days from 1 minute (0.0007) to ${MAX_VALID_DAYS}, not ${describeValue(value)}`,
+			`Valid For (Days) must be a number of days from 1 minute (0.0007) to ${MAX_INVITE_VALID_DAYS}, not ${describeValue(value)}`,
 		);
 	}
 	return timeSpan(seconds);

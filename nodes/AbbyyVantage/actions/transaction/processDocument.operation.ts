@@ -13,6 +13,7 @@ import {
 	storedKey,
 	type InputFile,
 } from '../../helpers/binaryInput';
+import { LAUNCH_MAX_BYTES } from '../../constants';
 import { asNodeError, errorItem } from '../../helpers/errors';
 import { runPreparedPerItem, type CreatedBy, type ItemOutput } from '../../helpers/items';
 import type { PollSettings } from '../../helpers/polling';
@@ -47,8 +48,6 @@ import {
 import { Transactions } from './transactions';
 
 const CONCURRENCY = { max: 32, what: 'transactions' };
-/** The vendor suggests launch for one small file, separate calls for large or multi-file jobs. */
-const LAUNCH_MAX_BYTES = 30 * 1024 * 1024;
 
 const TRANSACTION_MODES = [
 	{
