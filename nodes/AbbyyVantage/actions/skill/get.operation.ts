@@ -13,7 +13,8 @@ import {
 	ITEM_CONCURRENCY,
 	readRunConcurrency,
 } from '../../params/concurrency';
-import { readSkillId, SKILL_HINTS, skillProperty } from './shared';
+import { readSkillId, skillProperty } from './shared';
+import { SKILL_HINTS } from '../../vantage/skills';
 
 const properties: INodeProperties[] = [skillProperty, concurrencyOnlyOptions()];
 

@@ -45,12 +45,6 @@ export function skillFilterProperty(name: string, description: string): INodePro
 	};
 }
 
-/** Advice for a 404 on a skill. */
-export const SKILL_HINTS = {
-	403: 'The API client may not be allowed to use this skill.',
-	404: 'Only published skills can be used; an unpublished skill looks the same as a missing one.',
-};
-
 export function readSkillId(ctx: IExecuteFunctions, itemIndex: number, name = 'skillId'): string {
 	const value = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true });
 	return requirePathParameter(ctx, itemIndex, 'Skill', value);

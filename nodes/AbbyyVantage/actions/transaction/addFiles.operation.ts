@@ -22,7 +22,7 @@ import {
 	readTransactionId,
 	transactionIdProperty,
 } from './shared';
-import { describeFiles, Transactions } from './transactions';
+import { describeFiles, Transactions } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,

@@ -11,7 +11,7 @@ import {
 	registrationParametersOption,
 	skillParametersOption,
 } from './shared';
-import { Transactions } from './transactions';
+import { Transactions } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [
 	skillProperty,

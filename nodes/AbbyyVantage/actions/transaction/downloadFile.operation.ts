@@ -10,14 +10,8 @@ import {
 	readRunConcurrency,
 } from '../../params/concurrency';
 import { fileItem, outputFieldProperty, readOutputField } from '../../params/download';
-import {
-	readTransactionId,
-	TRANSACTION_HINTS,
-	transactionIdProperty,
-	fileIdProperty,
-	readFileId,
-} from './shared';
-import { Transactions } from './transactions';
+import { readTransactionId, transactionIdProperty, fileIdProperty, readFileId } from './shared';
+import { TRANSACTION_HINTS, Transactions } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,

@@ -13,7 +13,8 @@ import {
 	ITEM_CONCURRENCY,
 	readRunConcurrency,
 } from '../../params/concurrency';
-import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from './shared';
+import { readTransactionId, transactionIdProperty } from './shared';
+import { TRANSACTION_HINTS } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [transactionIdProperty, concurrencyOnlyOptions()];
 

@@ -9,7 +9,7 @@ import {
 	readRunConcurrency,
 } from '../../params/concurrency';
 import { readTransactionId, transactionIdProperty } from './shared';
-import { Transactions } from './transactions';
+import { Transactions } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [transactionIdProperty, concurrencyOnlyOptions()];
 

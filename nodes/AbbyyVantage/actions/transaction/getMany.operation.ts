@@ -15,7 +15,7 @@ import type { VantageClient } from '../../transport';
 import { choiceOptions, choiceValues } from '../../helpers/choices';
 import { readOptions, sortedOptions } from '../../params/options';
 import { readReturnLimit, returnAllProperties } from '../../params/getMany';
-import { listTransactions, type ListFilters } from './lists';
+import { listTransactions, type ListFilters } from '../../vantage/lists';
 import { readSkillFilter, skillFilterProperty } from '../skill/shared';
 import { keyValuesOption } from './shared';
 

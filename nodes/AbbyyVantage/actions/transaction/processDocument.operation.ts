@@ -24,13 +24,8 @@ import { concurrencyOption, readRunConcurrency } from '../../params/concurrency'
 import { pollOptions, readPollSettings } from '../../params/wait';
 import { readOptions, sortedOptions } from '../../params/options';
 import { readSkillId, skillProperty } from '../skill/shared';
-import {
-	readResults,
-	readResultOptions,
-	resultOptions,
-	uniqueResultFileNames,
-	type ResultOptions,
-} from './results';
+import { readResults, uniqueResultFileNames, type ResultOptions } from '../../vantage/results';
+import { readResultOptions, resultOptions } from '../../params/resultOptions';
 import {
 	imageProcessingOptions,
 	inputFilesProperties,
@@ -42,10 +37,12 @@ import {
 	registrationParametersOption,
 	skillParametersOption,
 	TRANSACTION_POLL,
+} from './shared';
+import {
 	type OnManualReview,
 	type TransactionParameters,
-} from './shared';
-import { Transactions } from './transactions';
+	Transactions,
+} from '../../vantage/transactions';
 
 const CONCURRENCY = { max: 32, what: 'transactions' };
 

@@ -13,7 +13,7 @@ import {
 	TRANSACTION_POLL,
 	transactionIdProperty,
 } from './shared';
-import { Transactions } from './transactions';
+import { Transactions } from '../../vantage/transactions';
 
 const CONCURRENCY = { max: 100, what: 'transactions', autoTasks: 100 };
 

@@ -22,9 +22,9 @@ import {
 	imageProcessingOptions,
 	readImageProcessing,
 	readTransactionId,
-	TRANSACTION_HINTS,
 	transactionIdProperty,
 } from '../transaction/shared';
+import { TRANSACTION_HINTS } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,

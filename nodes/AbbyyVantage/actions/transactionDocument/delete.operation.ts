@@ -8,12 +8,8 @@ import {
 	ITEM_CONCURRENCY,
 	readRunConcurrency,
 } from '../../params/concurrency';
-import {
-	readDocumentId,
-	readTransactionId,
-	TRANSACTION_HINTS,
-	transactionIdProperty,
-} from '../transaction/shared';
+import { readDocumentId, readTransactionId, transactionIdProperty } from '../transaction/shared';
+import { TRANSACTION_HINTS } from '../../vantage/transactions';
 import { documentIdProperty } from './shared';
 
 const properties: INodeProperties[] = [

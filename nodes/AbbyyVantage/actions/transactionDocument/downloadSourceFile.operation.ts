@@ -13,11 +13,11 @@ import { fileItem, outputFieldProperty, readOutputField } from '../../params/dow
 import {
 	readDocumentId,
 	readTransactionId,
-	TRANSACTION_HINTS,
 	transactionIdProperty,
 	fileIdProperty,
 	readFileId,
 } from '../transaction/shared';
+import { TRANSACTION_HINTS } from '../../vantage/transactions';
 import { documentIdProperty, readDocument } from './shared';
 
 const properties: INodeProperties[] = [

@@ -14,7 +14,8 @@ import {
 	readRunConcurrency,
 } from '../../params/concurrency';
 import { readReturnLimit, returnAllProperties, upToLimit } from '../../params/getMany';
-import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from '../transaction/shared';
+import { readTransactionId, transactionIdProperty } from '../transaction/shared';
+import { TRANSACTION_HINTS } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,

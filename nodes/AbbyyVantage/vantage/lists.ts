@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { LIST_PAGE_SIZE } from '../../constants';
-import type { KeyValue } from '../../helpers/keyValues';
-import { endpoints, type VantageClient } from '../../transport';
+import { LIST_PAGE_SIZE } from '../constants';
+import type { KeyValue } from '../helpers/keyValues';
+import { endpoints, type VantageClient } from '../transport';
 
 export type TransactionList = 'active' | 'completed';
 
