@@ -8,14 +8,10 @@ import type {
 
 import { apiError, type NodeContext } from '../helpers/errors';
 import type { ItemOutput } from '../helpers/items';
-import {
-	namedSourceFiles,
-	shapeClassification,
-	shapeDocument,
-	splitRows,
-} from '../helpers/results';
+import { shapeClassification, shapeDocument, splitRows } from '../helpers/results';
 import { fileStem, safeFileName, withSuffix } from '../helpers/fileNames';
 import { endpoints, type VantageClient } from '../transport';
+import { sourcePairing, type PairedSources } from './pairing';
 import { TRANSACTION_HINTS, type TransactionInfo, type Transactions } from './transactions';
 
 /** ResultFileType of the OpenAPI document, with the MIME type each is downloaded as. */
@@ -67,55 +63,45 @@ function binaryKey(type: string, taken: IBinaryKeyData): string {
 	return key;
 }
 
+/** A document's result files are named after its first source file, when that is known. */
+function resultFileStem({ pairing, sourceFiles }: PairedSources): string {
+	return pairing !== 'unknown' && sourceFiles.length ? fileStem(sourceFiles[0]) : 'document';
+}
+
+/**
+ * A document's result files as binary fields named after their type ("pdf", "xlsx"), each file
+ * named `<stem>-doc<n>-<Vantage's name>`.
+ */
+async function resultBinaries(
+	ctx: ResultsContext,
+	files: ResultFile[],
+	bytesOf: (file: ResultFile) => Promise<Buffer>,
+	stem: string,
+	position: number,
+): Promise<IBinaryKeyData> {
+	const binary: IBinaryKeyData = {};
+	for (const file of files) {
+		const bytes = await bytesOf(file);
+		binary[binaryKey(file.type, binary)] = await ctx.helpers.prepareBinaryData(
+			bytes,
+			safeFileName(`${stem}-doc${position + 1}-${file.fileName}`),
+			RESULT_TYPES[file.type] ?? 'application/octet-stream',
+		);
+	}
+	return binary;
+}
+
 /** What shaping results needs from n8n: the node, and storing binary data. */
 export type ResultsContext = NodeContext & {
 	helpers: Pick<IExecuteFunctions['helpers'], 'prepareBinaryData'>;
 };
 
 /**
- * The source files of each document (by lower-case document id), from GetTransactionDocuments
- * ("Returns the documents that belong to the transaction, including the files attached to each
- * document … before or after processing", OpenAPI document). A Process skill that splits or
- * merges files gives its documents ids of their own, which this list need not know.
- */
-async function listedSources(
-	client: VantageClient,
-	transactionId: string,
-	itemIndex: number | undefined,
-): Promise<Map<string, string[]>> {
-	const listed = await client.request<IDataObject[] | undefined>({
-		...endpoints.getTransactionDocuments(transactionId),
-		itemIndex,
-		action: `reading which files each document of transaction ${transactionId} came from`,
-		hints: TRANSACTION_HINTS,
-	});
-	const sources = new Map<string, string[]>();
-	for (const entry of Array.isArray(listed) ? listed : []) {
-		const names = (Array.isArray(entry?.sourceFiles) ? entry.sourceFiles : [])
-			.map((file) => (file as { name?: unknown } | null)?.name)
-			.filter((name): name is string => typeof name === 'string' && name !== '');
-		if (typeof entry?.documentId === 'string' && names.length) {
-			sources.set(entry.documentId.toLowerCase(), names);
-		}
-	}
-	return sources;
-}
-
-/**
- * How a document's `sourceFiles` were found (the `pairing` key; Process Document pairs a One for
- * All Items document with the items those files came from):
- * - `resultJson`: its `Json` result file names them (ExtractedDataTransaction `SourceFiles`);
- * - `transactionDocuments`: Vantage's list of the transaction's documents has it with its files;
- * - `transaction`: the transaction has one file, or one document: all of its files;
- * - `unknown`: nothing says; all of the transaction's files (and, in Process Document, items).
- */
-export type Pairing = 'resultJson' | 'transactionDocuments' | 'transaction' | 'unknown';
-
-/**
  * One output item per document of a Processed transaction (or per table row with Split Table
  * Into Items): its fields as plain JSON, classification, business-rule errors, the source files
- * it came from and how they were found (`pairing`) and, on request, its result files as binary
- * fields, named after the source file and the document (`<stem>-doc<n>-<Vantage's name>`).
+ * it came from and how they were found (`pairing`, see ./pairing.ts) and, on request, its result
+ * files as binary fields, named after the source file and the document
+ * (`<stem>-doc<n>-<Vantage's name>`).
  */
 export async function documentItems(
 	ctx: ResultsContext,
@@ -134,55 +120,34 @@ export async function documentItems(
 			action: `downloading result file "${file.fileName}" of transaction ${transactionId}`,
 			hints: TRANSACTION_HINTS,
 		});
+	const pairSources = sourcePairing(client, info, itemIndex);
+	const wanted = (file: ResultFile) =>
+		options.downloadTypes === 'all' || options.downloadTypes.includes(file.type);
 	const documents = Array.isArray(info.documents) ? info.documents : [];
-	const transactionFiles = (info.sourceFiles ?? []).filter(
-		(f): f is { id: string; name: string } =>
-			!!f && typeof f.id === 'string' && typeof f.name === 'string',
-	);
-	const allFiles = transactionFiles.map((f) => f.name);
-	const certain = documents.length < 2 || allFiles.length < 2;
-	// Asked once, and only for a document whose result JSON names no files.
-	let listed: Promise<Map<string, string[]>> | undefined;
 	const outputs: ItemOutput[] = [];
 	// A Processed transaction without documents still gets an item: nothing disappears silently.
 	for (const [position, document] of (documents.length ? documents : [{}]).entries()) {
 		const documentId = typeof document.id === 'string' ? document.id : null;
 		const files = resultFilesOf(document);
 		const jsonFile = files.find((f) => f.type === 'Json');
-		const wanted = (file: ResultFile) =>
-			options.downloadTypes === 'all' || options.downloadTypes.includes(file.type);
 		let shaped: ReturnType<typeof shapeDocument>;
-		let named: string[] = [];
+		let result: unknown;
 		const bytesOf = new Map<ResultFile, Buffer>();
 		if (jsonFile) {
 			const bytes = await download(jsonFile);
-			const result = parseResult(ctx, bytes, transactionId, jsonFile, itemIndex);
+			result = parseResult(ctx, bytes, transactionId, jsonFile, itemIndex);
 			shaped = shapeDocument(result, documentId ?? undefined, position);
-			named = namedSourceFiles(result, transactionFiles);
 			bytesOf.set(jsonFile, bytes);
 		}
-		let pairing: Pairing;
-		let sourceFiles: string[];
-		if (named.length) {
-			[pairing, sourceFiles] = ['resultJson', named];
-		} else if (certain) {
-			[pairing, sourceFiles] = ['transaction', allFiles];
-		} else {
-			listed ??= listedSources(client, transactionId, itemIndex);
-			const found = documentId ? (await listed).get(documentId.toLowerCase()) : undefined;
-			[pairing, sourceFiles] = found ? ['transactionDocuments', found] : ['unknown', allFiles];
-		}
-		const stem =
-			pairing !== 'unknown' && sourceFiles.length ? fileStem(sourceFiles[0]) : 'document';
-		const binary: IBinaryKeyData = {};
-		for (const file of files.filter(wanted)) {
-			const bytes = bytesOf.get(file) ?? (await download(file));
-			binary[binaryKey(file.type, binary)] = await ctx.helpers.prepareBinaryData(
-				bytes,
-				safeFileName(`${stem}-doc${position + 1}-${file.fileName}`),
-				RESULT_TYPES[file.type] ?? 'application/octet-stream',
-			);
-		}
+		const paired = await pairSources(documentId, result);
+		const { pairing, sourceFiles } = paired;
+		const binary = await resultBinaries(
+			ctx,
+			files.filter(wanted),
+			async (file) => bytesOf.get(file) ?? (await download(file)),
+			resultFileStem(paired),
+			position,
+		);
 		// `fields` is added second (after the ids and status) so that the data is at the top of the item.
 		const base: IDataObject = {
 			transactionId,
