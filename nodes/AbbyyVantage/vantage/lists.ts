@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { LIST_PAGE_SIZE } from '../constants';
-import type { KeyValue } from '../helpers/keyValues';
+import type { KeyValue } from './transactions';
 import { endpoints, type VantageClient } from '../transport';
 
 export type TransactionList = 'active' | 'completed';

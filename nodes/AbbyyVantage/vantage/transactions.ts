@@ -7,7 +7,6 @@ import { lastState, pollUntil, type PollSettings } from '../helpers/polling';
 import { count } from '../helpers/text';
 import { describeDuration } from '../helpers/time';
 import { endpoints, isWaitHiccup, type VantageClient } from '../transport';
-import type { KeyValue } from '../helpers/keyValues';
 import { SKILL_HINTS } from './skills';
 
 /** Advice for transaction requests, by status. */
@@ -15,6 +14,12 @@ export const TRANSACTION_HINTS = {
 	403: 'The transaction may belong to another tenant.',
 	404: 'Transactions are deleted two weeks after processing (the default retention) or when deleted through the API.',
 };
+
+/** A registration or skill parameter as the API takes and gives it: `{ key, value }`. */
+export interface KeyValue {
+	key: string;
+	value: string;
+}
 
 /** What a new transaction carries besides its files (CreateTransaction, LaunchTransaction). */
 export interface TransactionParameters {

@@ -1,8 +1,8 @@
 import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/params/skill';
 import { listTransactions } from '../../AbbyyVantage/vantage/lists';
 import { Transactions } from '../../AbbyyVantage/vantage/transactions';
-import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/actions/skill/shared';
 import { deliver } from '../cursor';
 import {
 	openPoll,

@@ -14,7 +14,7 @@ import { optionalText } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
 import { readOptions } from '../../params/options';
-import { readSkillFilter, skillFilterProperty } from '../skill/shared';
+import { readSkillFilter, skillFilterProperty } from '../../params/skill';
 import { REPORT_ACCESS_HINTS } from './shared';
 
 const CONCURRENCY = { max: 8, what: 'exports' };

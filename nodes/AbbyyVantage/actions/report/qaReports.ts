@@ -18,7 +18,7 @@ import {
 import { endpoints, type VantageClient } from '../../transport';
 import { readStreamed, type StreamedBody } from '../../transport/stream';
 import { sortedOptions } from '../../params/options';
-import { skillFilterProperty, skillProperty } from '../skill/shared';
+import { skillFilterProperty, skillProperty } from '../../params/skill';
 import { REPORT_ACCESS_HINTS } from './shared';
 
 /**

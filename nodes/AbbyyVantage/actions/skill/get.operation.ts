@@ -13,7 +13,7 @@ import {
 	ITEM_CONCURRENCY,
 	readRunConcurrency,
 } from '../../params/concurrency';
-import { readSkillId, skillProperty } from './shared';
+import { readSkillId, skillProperty } from '../../params/skill';
 import { SKILL_HINTS } from '../../vantage/skills';
 
 const properties: INodeProperties[] = [skillProperty, concurrencyOnlyOptions()];

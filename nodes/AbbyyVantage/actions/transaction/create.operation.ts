@@ -5,7 +5,7 @@ import { runPreparedPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
 import { concurrencyOption, ITEM_CONCURRENCY, readRunConcurrency } from '../../params/concurrency';
 import { readOptions, sortedOptions } from '../../params/options';
-import { readSkillId, skillProperty } from '../skill/shared';
+import { readSkillId, skillProperty } from '../../params/skill';
 import {
 	readTransactionParameters,
 	registrationParametersOption,

@@ -23,7 +23,7 @@ import { choiceOptions, choiceValues } from '../../helpers/choices';
 import { concurrencyOption, readRunConcurrency } from '../../params/concurrency';
 import { pollOptions, readPollSettings } from '../../params/wait';
 import { readOptions, sortedOptions } from '../../params/options';
-import { readSkillId, skillProperty } from '../skill/shared';
+import { readSkillId, skillProperty } from '../../params/skill';
 import { readResults, uniqueResultFileNames, type ResultOptions } from '../../vantage/results';
 import { readResultOptions, resultOptions } from '../../params/resultOptions';
 import {

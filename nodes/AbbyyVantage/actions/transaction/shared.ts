@@ -7,7 +7,7 @@ import type {
 
 import { DEFAULT_POLL_INTERVAL_SECONDS } from '../../constants';
 import { parseSelection, type FileSelection } from '../../helpers/binaryInput';
-import { readKeyValues } from '../../helpers/keyValues';
+import { keyValuesOption, readKeyValues } from '../../params/keyValues';
 import { requireOption, requirePathParameter, requireText } from '../../helpers/validation';
 import { choiceOptions, choiceValues } from '../../helpers/choices';
 import { type PollDefaults } from '../../params/wait';
@@ -164,33 +164,6 @@ export function readImageProcessing(
 }
 
 // ------------------------------------------------------------------ parameters
-
-/** A list of up to 10 keys and values (registration or skill parameters, or filters by them). */
-export function keyValuesOption(
-	displayName: string,
-	name: string,
-	description: string,
-): INodeProperties {
-	return {
-		displayName,
-		name,
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
-		placeholder: 'Add Parameter',
-		description,
-		options: [
-			{
-				displayName: 'Parameter',
-				name: 'parameter',
-				values: [
-					{ displayName: 'Key', name: 'key', type: 'string', default: '' },
-					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-				],
-			},
-		],
-	};
-}
 
 export const registrationParametersOption = keyValuesOption(
 	'Registration Parameters',

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { NodeContext } from '../../helpers/errors';
-import { locatorValue, optionalText, requirePathParameter } from '../../helpers/validation';
+import type { NodeContext } from '../helpers/errors';
+import { locatorValue, optionalText, requirePathParameter } from '../helpers/validation';
 
 /**
  * The Skill picker: from the list of published skills, or typed by ID. Skill ids are not always
