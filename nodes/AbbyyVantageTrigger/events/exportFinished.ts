@@ -4,7 +4,7 @@ import {
 	parseFileCount,
 	REPORT_ACCESS_HINTS,
 	TERMINAL_EXPORT_STATUSES,
-} from '../../AbbyyVantage/actions/report/shared';
+} from '../../AbbyyVantage/vantage/exports';
 import { endpoints } from '../../AbbyyVantage/transport';
 import { deliver, timeOf } from '../cursor';
 import {

@@ -15,7 +15,7 @@ import { endpoints, type VantageClient } from '../../transport';
 import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
 import { readOptions } from '../../params/options';
 import { readSkillFilter, skillFilterProperty } from '../../params/skill';
-import { REPORT_ACCESS_HINTS } from './shared';
+import { REPORT_ACCESS_HINTS } from '../../vantage/exports';
 
 const CONCURRENCY = { max: 8, what: 'exports' };
 

@@ -11,7 +11,8 @@ import { requireInteger, requireOption } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
 import { fileItem, outputFieldProperty, readOutputField } from '../../params/download';
-import { getExportStatus, readRequestId, REPORT_ACCESS_HINTS, requestIdProperty } from './shared';
+import { getExportStatus, REPORT_ACCESS_HINTS } from '../../vantage/exports';
+import { readRequestId, requestIdProperty } from './shared';
 
 const CONCURRENCY = { max: 16, what: 'downloads' };
 

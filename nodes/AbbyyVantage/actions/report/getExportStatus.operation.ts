@@ -4,7 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
 import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
-import { getExportStatus, readRequestId, requestIdProperty } from './shared';
+import { getExportStatus } from '../../vantage/exports';
+import { readRequestId, requestIdProperty } from './shared';
 
 const CONCURRENCY = { max: 32, what: 'items' };
 

@@ -17,11 +17,10 @@ import { type PollDefaults, pollOptions, readPollSettings } from '../../params/w
 import { readOptions } from '../../params/options';
 import {
 	getExportStatus,
-	readRequestId,
-	requestIdProperty,
 	TERMINAL_EXPORT_STATUSES,
 	type ExportStatus,
-} from './shared';
+} from '../../vantage/exports';
+import { readRequestId, requestIdProperty } from './shared';
 
 const CONCURRENCY = { max: 100, what: 'exports', autoTasks: 100 };
 
