@@ -6,11 +6,12 @@ import {
 	TERMINAL_EXPORT_STATUSES,
 } from '../../AbbyyVantage/vantage/exports';
 import { endpoints } from '../../AbbyyVantage/transport';
-import { deliver, timeOf } from '../cursor';
+import { deliver } from '../delivery';
 import {
 	openPoll,
 	outputProperty,
 	readOutput,
+	timeOf,
 	windowOptionsProperty,
 	type EventDefinition,
 	type ListedEvent,

@@ -3,7 +3,7 @@ import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/params/skill';
 import { listTransactions } from '../../AbbyyVantage/vantage/lists';
 import { Transactions } from '../../AbbyyVantage/vantage/transactions';
-import { deliver } from '../cursor';
+import { deliver } from '../delivery';
 import {
 	openPoll,
 	outputProperty,

@@ -7,7 +7,7 @@ import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/params/
 import { listTransactions, type ListFilters } from '../../AbbyyVantage/vantage/lists';
 import { documentItems } from '../../AbbyyVantage/vantage/results';
 import { Transactions } from '../../AbbyyVantage/vantage/transactions';
-import { deliver } from '../cursor';
+import { deliver } from '../delivery';
 import {
 	openPoll,
 	outputProperty,
