@@ -851,16 +851,23 @@ async function main(): Promise<void> {
 				const row = byCall.get(call.callId)!;
 				const [summary] = output(runData(pg, row.id), 'Delete records');
 				const json = summary?.json ?? {};
+				const duplicates = json.duplicatesRemoved as Json | undefined;
 				equal(
 					[
 						json.idsRequested,
 						json.uniqueIdsSent,
-						json.duplicatesRemoved,
+						duplicates?.count,
 						json.idsDeleted,
 						json.idsFailed,
 					],
 					[120, 110, 10, 110, 0],
 					`summary of ${call.label}`,
+				);
+				const [first, second] = call.parts!;
+				equal(
+					duplicates?.ids,
+					first.filter((id) => second.includes(id)).sort(),
+					`duplicate IDs of ${call.label}`,
 				);
 			}
 			const sent = burstRequests

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { requestOptionsProperty } from './actions/common';
+import { requestOptionsProperty } from './params/requestOptions';
 import { resourceOptions, resourceProperties, router } from './actions/router';
 import { searchCatalogs, searchSkills } from './methods/listSearch';
 import { getCatalogColumns } from './methods/resourceMapping';

@@ -8,12 +8,13 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { searchSkills } from '../AbbyyVantage/methods/listSearch';
 import { VantageClient } from '../AbbyyVantage/transport';
-import { oneAtATime } from './cursor';
+import { oneAtATime } from './gate';
 import { EVENTS, eventProperties, isEventName } from './events';
 
 /**
  * ABBYY Vantage has no webhooks: this trigger polls (n8n's Poll Times) and starts one execution
- * per event, exactly once (see ./cursor.ts).
+ * per event, exactly once (see ./cursor.ts), handed over as ./delivery.ts says, one poll of a
+ * trigger at a time (./gate.ts).
  */
 export class AbbyyVantageTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,6 +1,7 @@
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { pause } from '../AbbyyVantage/helpers/time';
+import { MAX_REMEMBERED } from '../AbbyyVantage/constants';
+import { triggerOf } from './gate';
 
 /**
  * Exactly once, across polls, restarts and overlapping windows. Vantage's lists filter by
@@ -14,20 +15,12 @@ import { pause } from '../AbbyyVantage/helpers/time';
  * The cursor lives in the workflow's static data and belongs to one event with one set of
  * filters: after a change of either the trigger starts from now again. A poll first lists and
  * builds everything it will emit; only then does the cursor change, one event at a time right
- * before that event is emitted. A failed poll changes nothing. Without n8n's durable poll cursors
- * n8n saves static data apart from executions, so a crash in the middle of a poll can lose the
- * events that poll emitted and n8n had not stored yet. With them, each execution is committed
- * together with the cursor as it was at its emit, but in a transaction of its own: commits that
- * race when n8n crashes can land out of order and lose or repeat those few events (README,
- * Trigger).
- *
- * In a burst, One Execution per Event starts at most MAX_RUNNING executions of a trigger at a
- * time: n8n's default (unlimited production concurrency) would otherwise run a poll's thousand
- * executions at once, which a small n8n does not survive. The poll hands over the next event as an
- * earlier execution finishes (n8n settles the done promise it is given with __emit), for at most
- * HAND_OVER_MS and within n8n's poll budget; the events not handed over stay unseen and follow at
- * the next poll. One Execution per Poll returns all of a poll's events as the items of one
- * execution, as n8n's own polling triggers do.
+ * before that event is emitted (./delivery.ts). A failed poll changes nothing. Without n8n's
+ * durable poll cursors n8n saves static data apart from executions, so a crash in the middle of a
+ * poll can lose the events that poll emitted and n8n had not stored yet. With them, each execution
+ * is committed together with the cursor as it was at its emit, but in a transaction of its own:
+ * commits that race when n8n crashes can land out of order and lose or repeat those few events
+ * (README, Trigger).
  */
 interface StoredCursor extends IDataObject {
 	event: string;
@@ -38,31 +31,6 @@ interface StoredCursor extends IDataObject {
 	/** Creation time (ms) below which nothing is emitted, set when ids were dropped at the cap. */
 	floor?: number;
 }
-
-/** Ids one cursor remembers; beyond, the oldest are dropped and `floor` moves up past them. */
-export const MAX_REMEMBERED = 10_000;
-
-/** Events one poll hands over at most; the rest wait for the next poll, oldest first. */
-export const MAX_EVENTS_PER_POLL = 1_000;
-
-/** One Execution per Event: executions of one trigger running at once, at most (see above). */
-export const MAX_RUNNING = 10;
-
-/**
- * An execution n8n has not reported finished after this long stops counting as running (n8n 1.x
- * never settles the done promise of an execution it failed to start).
- */
-export const RUNNING_AT_MOST_MS = 10 * 60_000;
-
-/**
- * One Execution per Event: how long one poll waits for room to hand over more, at most. n8n stops
- * gracefully within 30 s (N8N_GRACEFUL_SHUTDOWN_TIMEOUT) and goes on running a poll that has
- * begun: what it hands over meanwhile must still be stored and run before n8n exits.
- */
-export const HAND_OVER_MS = 10_000;
-
-/** How a poll hands its events to n8n: an execution each, or one execution for all of them. */
-export type Output = 'perEvent' | 'perPoll';
 
 /** What a cursor belongs to: an event and the filters it lists with. */
 export interface CursorKey {
@@ -119,19 +87,6 @@ function matching(value: unknown, key: CursorKey): StoredCursor | undefined {
 		: undefined;
 }
 
-// ------------------------------------------------------------------ one poll at a time
-
-/** Workflow id and node name: one trigger of one workflow. */
-function triggerOf(ctx: IPollFunctions): string {
-	return `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().name}`;
-}
-
-/** Triggers polling right now in this n8n instance. */
-const polling = new Set<string>();
-
-/** Executions each trigger started in this n8n instance that have not finished: when each began. */
-const running = new Map<string, Map<Promise<void>, number>>();
-
 /**
  * The cursor this n8n instance last wrote for each trigger. With n8n's durable poll cursors each poll
  * reads the cursor from the database, where the events of the previous poll are committed one
@@ -140,29 +95,6 @@ const running = new Map<string, Map<Promise<void>, number>>();
  * cursors this is the very object in the workflow's static data, so it costs no memory.
  */
 const handedOff = new Map<string, StoredCursor>();
-
-/**
- * Run `poll` unless this trigger is polling already. n8n 2.41 starts a poll at every Poll Times
- * tick without waiting for the previous one (n8n-core ActiveWorkflowTriggers registers each cron
- * with `void executePollTrigger()`; the durable scheduler fires each task on its own), and two
- * polls reading one cursor would both emit its new events. The overlapping poll emits nothing and
- * leaves the cursor as it is: the running one takes care of everything. Poll Times crons run on
- * the leader main only (n8n-core ScheduledTaskManager), so a lock in this instance is enough; with
- * the durable scheduler in a multi-main setup, polls can run on other mains, which it cannot see.
- */
-export async function oneAtATime(
-	ctx: IPollFunctions,
-	poll: () => Promise<INodeExecutionData[][] | null>,
-): Promise<INodeExecutionData[][] | null> {
-	const trigger = triggerOf(ctx);
-	if (polling.has(trigger)) return null;
-	polling.add(trigger);
-	try {
-		return await poll();
-	} finally {
-		polling.delete(trigger);
-	}
-}
 
 /**
  * The cursor of `key`, or undefined on first activation (or after the event or its filters were
@@ -183,19 +115,6 @@ export function readCursor(ctx: IPollFunctions, key: CursorKey): StoredCursor | 
 	};
 }
 
-// ------------------------------------------------------------------ times
-
-/** Time (ms) of an API value such as `createTimeUtc`; NaN when missing or unreadable. */
-export function timeOf(...values: unknown[]): number {
-	for (const value of values) {
-		if (typeof value === 'string' && value) {
-			const ms = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(value) ? value : `${value}Z`);
-			if (Number.isFinite(ms)) return ms;
-		}
-	}
-	return NaN;
-}
-
 /**
  * The events inside the window. One whose creation time cannot be read counts as created at this
  * poll: the list returned it, so it was created inside the window, and it is remembered until
@@ -208,17 +127,27 @@ export function inWindow<E extends TriggerEvent>(events: E[], poll: OpenPoll): E
 		.filter((e) => e.time >= poll.window.start);
 }
 
-// ------------------------------------------------------------------ delivery
+/** The ids this poll's cursor keeps, and the events of the window not emitted yet. */
+export interface Unseen<E extends TriggerEvent> {
+	/** Emitted ids the window still covers (they can be listed again), and on a baseline all listed. */
+	seen: Record<string, number>;
+	/** Not emitted yet, oldest first (none on a baseline). */
+	fresh: E[];
+}
 
-/**
- * When (ms) this poll should be done: its start plus n8n's poll budget (IPollFunctions
- * getPollBudgetMs: "a node draining a large backlog should stop fetching before the budget runs
- * out, return what it has, and leave the rest to the next poll"; n8n-workflow 1.x has none).
- */
-function deadlineOf(ctx: IPollFunctions, startedAt: number): number {
-	const budget = (ctx as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
-	const ms = typeof budget === 'function' ? Number(budget.call(ctx)) : NaN;
-	return Number.isFinite(ms) ? startedAt + ms : Infinity;
+/** Which of the window's `events` are new to this poll's cursor. */
+export function unseen<E extends TriggerEvent>(poll: OpenPoll, events: E[]): Unseen<E> {
+	const { window } = poll;
+	const seen: Record<string, number> = {};
+	// Keep what the window still covers: those ids can be listed again.
+	for (const [id, time] of Object.entries(poll.cursor?.seen ?? {})) {
+		if (typeof time === 'number' && time >= window.start) seen[id] = time;
+	}
+	const byTime = [...events].sort((a, b) => a.time - b.time || a.id.localeCompare(b.id));
+	// First activation: everything already there counts as seen, nothing floods in.
+	if (window.baseline) for (const e of byTime) seen[e.id] = e.time;
+	const fresh = window.baseline ? [] : byTime.filter((e) => !(e.id in seen));
+	return { seen, fresh };
 }
 
 /**
@@ -240,111 +169,34 @@ function prune(seen: Record<string, number>, limit: number, keep: number): numbe
 	return dropped ? floor : undefined;
 }
 
-/** The event Fetch Test Event shows: the latest to complete (or be created, lacking that). */
-function mostRecent<E extends TriggerEvent>(events: E[]): E | undefined {
-	const recency = (e: E) => (Number.isFinite(e.completedAt) ? e.completedAt! : e.time);
-	return [...events].sort(
-		(a, b) => recency(b) - recency(a) || b.time - a.time || b.id.localeCompare(a.id),
-	)[0];
-}
-
-/** What __emit takes as its done promise (n8n-workflow does not export the type). */
-type DonePromise = NonNullable<Parameters<IPollFunctions['__emit']>[2]>;
-
-/** A done promise for __emit: n8n settles it when the execution it starts has finished. */
-function donePromise(): DonePromise {
-	let resolve!: DonePromise['resolve'];
-	let reject!: DonePromise['reject'];
-	const promise = new Promise<Awaited<DonePromise['promise']>>((res, rej) => {
-		resolve = res;
-		reject = rej;
-	});
-	return { promise, resolve, reject };
+/** The stored cursor of a poll whose events are built, marked as they are emitted. */
+export interface CursorWriter {
+	/**
+	 * One Execution per Event: `e` marked right before its __emit. The copy of the cursor n8n
+	 * saves or stages at each __emit holds every event emitted so far, and an event never handed
+	 * over stays unseen. Set again through n8n's static data object, which then knows it changed
+	 * (n8n saves static data at an __emit only when it did; `seen` itself is a plain object).
+	 */
+	emitting(e: TriggerEvent): void;
+	/**
+	 * One Execution per Poll: every event marked at once. The cursor was stored by `storeCursor`
+	 * with no await since: n8n already saves this cursor.
+	 */
+	allEmitting(events: TriggerEvent[]): void;
 }
 
 /**
- * Wait until fewer than MAX_RUNNING executions of `trigger` are running, or `deadline` (false).
- * One that n8n has not reported finished within RUNNING_AT_MOST_MS stops counting.
+ * Store the cursor of a poll that will emit `emitting` of its `fresh` events: the ids `seen` keeps
+ * (pruned to leave room for them under MAX_REMEMBERED, never dropping one as old as the oldest
+ * fresh event) and the floor, in the workflow's static data and in what this instance handed off.
  */
-async function room(trigger: string, deadline: number): Promise<boolean> {
-	for (;;) {
-		const mine = running.get(trigger);
-		if (!mine) return true;
-		const now = Date.now();
-		for (const [finished, since] of mine) {
-			if (now - since > RUNNING_AT_MOST_MS) mine.delete(finished);
-		}
-		if (mine.size < MAX_RUNNING) return true;
-		if (now >= deadline) return false;
-		// The first to finish makes room; the pause re-checks the deadline at least every second.
-		await Promise.race([...mine.keys(), pause(Math.min(1000, deadline - now))]);
-	}
-}
-
-/** Count `done`'s execution as running for `trigger` until n8n reports it finished (or failed). */
-function track(trigger: string, done: DonePromise): void {
-	let mine = running.get(trigger);
-	if (!mine) running.set(trigger, (mine = new Map()));
-	const forget = () => {
-		mine.delete(finished);
-	};
-	const finished: Promise<void> = done.promise.then(forget, forget);
-	mine.set(finished, Date.now());
-}
-
-/** Stop handing over this long before n8n's poll budget runs out. */
-const BUDGET_MARGIN_MS = 1000;
-
-/**
- * Hand the new events to n8n, oldest first. Every event's items are built before the first is
- * handed over, so a poll that fails while building emits nothing and leaves the cursor as it was.
- * A poll hands over at most MAX_EVENTS_PER_POLL events, and stops building when n8n's poll budget
- * would run out (after one event at least); the rest follow in the next poll.
- *
- * - `perEvent`: one execution per event, at most MAX_RUNNING of the trigger running at once: the
- *   next event is handed over as an earlier execution finishes, for at most HAND_OVER_MS and
- *   within the budget; each event is marked in the cursor right before its __emit.
- * - `perPoll`: all events of the poll marked and returned as one execution's items (n8n emits it,
- *   and with its durable poll cursors stores it in one transaction with the cursor).
- *
- * In manual mode ("Fetch Test Event") the most recent matching event is returned even if it was
- * emitted before, and the cursor is left alone.
- */
-export async function deliver<E extends TriggerEvent>(
+export function storeCursor<E extends TriggerEvent>(
 	ctx: IPollFunctions,
 	poll: OpenPoll,
-	listed: E[],
-	build: (e: E) => Promise<INodeExecutionData[]>,
-	output: Output = 'perEvent',
-): Promise<INodeExecutionData[][] | null> {
-	const events = inWindow(listed, poll);
-	if (ctx.getMode() === 'manual') {
-		const latest = mostRecent(events);
-		return latest ? [await build(latest)] : null;
-	}
-	const { window } = poll;
-	const seen: Record<string, number> = {};
-	// Keep what the window still covers: those ids can be listed again.
-	for (const [id, time] of Object.entries(poll.cursor?.seen ?? {})) {
-		if (typeof time === 'number' && time >= window.start) seen[id] = time;
-	}
-	const byTime = [...events].sort((a, b) => a.time - b.time || a.id.localeCompare(b.id));
-	// First activation: everything already there counts as seen, nothing floods in.
-	if (window.baseline) for (const e of byTime) seen[e.id] = e.time;
-	const fresh = window.baseline ? [] : byTime.filter((e) => !(e.id in seen));
-
-	const deadline = deadlineOf(ctx, poll.startedAt);
-	const built: Array<[E, INodeExecutionData[]]> = [];
-	let slowest = 0;
-	for (const e of fresh) {
-		if (built.length >= MAX_EVENTS_PER_POLL) break;
-		if (built.length && Date.now() + slowest >= deadline) break;
-		const began = Date.now();
-		built.push([e, await build(e)]);
-		slowest = Math.max(slowest, Date.now() - began);
-	}
-
-	const floor = prune(seen, MAX_REMEMBERED - built.length, fresh.length ? fresh[0].time : Infinity);
+	{ seen, fresh }: Unseen<E>,
+	emitting: number,
+): CursorWriter {
+	const floor = prune(seen, MAX_REMEMBERED - emitting, fresh.length ? fresh[0].time : Infinity);
 	const floors = [poll.cursor?.floor, floor].filter((f): f is number => typeof f === 'number');
 	const cursor: StoredCursor = {
 		event: poll.key.event,
@@ -354,25 +206,14 @@ export async function deliver<E extends TriggerEvent>(
 	};
 	const stored = ctx.getWorkflowStaticData('node');
 	stored.cursor = cursor;
-	const trigger = triggerOf(ctx);
-	handedOff.set(trigger, cursor);
-	if (output === 'perPoll') {
-		// `stored.cursor` was set above, with no await since: n8n already saves this cursor.
-		for (const [e] of built) seen[e.id] = e.time;
-		return built.length ? [built.flatMap(([, items]) => items)] : null;
-	}
-	const until = Math.min(deadline - BUDGET_MARGIN_MS, Date.now() + HAND_OVER_MS);
-	for (const [e, items] of built) {
-		if (!(await room(trigger, until))) break;
-		// Marked right before its __emit: the copy of the cursor n8n saves or stages at each __emit
-		// holds every event emitted so far, and an event never handed over stays unseen. Set again
-		// through n8n's static data object, which then knows it changed (n8n saves static data at
-		// an __emit only when it did; `seen` itself is a plain object).
-		seen[e.id] = e.time;
-		stored.cursor = cursor;
-		const done = donePromise();
-		track(trigger, done);
-		ctx.__emit([items], undefined, done);
-	}
-	return null;
+	handedOff.set(triggerOf(ctx), cursor);
+	return {
+		emitting(e) {
+			seen[e.id] = e.time;
+			stored.cursor = cursor;
+		},
+		allEmitting(events) {
+			for (const e of events) seen[e.id] = e.time;
+		},
+	};
 }

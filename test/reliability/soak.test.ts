@@ -43,7 +43,11 @@ describe('soak', () => {
 			expect(item.pairedItem).toEqual({ item: index });
 			const json = item.json;
 			expect(json.uniqueIdsSent).toBe(2);
-			expect(json.duplicatesRemoved).toBe(1);
+			expect(json.duplicatesRemoved).toEqual({
+				count: 1,
+				ids: [`soak-${index}-a`],
+				items: [{ item: index, id: `soak-${index}-a`, keptItem: index }],
+			});
 			expect((json.idsDeleted as number) + (json.idsFailed as number)).toBe(2);
 			deleted += json.idsDeleted as number;
 			failed += json.idsFailed as number;

@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { VantageClient } from '../transport';
 import * as catalog from './catalog/Catalog.resource';
 import * as catalogRecord from './catalogRecord/CatalogRecord.resource';
-import { readRetrySettings } from './common';
+import { readRetrySettings } from '../params/requestOptions';
 import type { OperationMap } from './node.type';
 import * as report from './report/Report.resource';
 import * as skill from './skill/Skill.resource';

@@ -1,16 +1,10 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { MAX_FILES_PER_TRANSACTION, MAX_UPLOAD_BYTES } from '../constants';
 import { invalid } from './errors';
 import { withSuffix } from './fileNames';
 import { count } from './text';
 import type { UploadPart } from './multipart';
-
-/**
- * Vendor limits (AddFilesToTransaction in the OpenAPI document: "The maximum size of processed
- * files should not exceed 2 GB. The maximum count per transaction should not exceed 1000").
- */
-export const MAX_FILES_PER_TRANSACTION = 1000;
-export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 
 /** One input binary to upload. */
 export interface InputFile extends UploadPart {

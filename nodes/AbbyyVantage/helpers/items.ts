@@ -7,6 +7,7 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
+import { NAMED_IN_ERROR } from '../constants';
 import { mapConcurrent } from './concurrency';
 import { asNodeError, errorItem } from './errors';
 
@@ -21,9 +22,6 @@ export interface ItemOutput {
  * created, since their outputs are lost with the run.
  */
 export type CreatedBy = (output: ItemOutput) => string | undefined;
-
-/** Created things named in a stopped run's error; the rest are counted. */
-const CREATED_SHOWN = 20;
 
 /**
  * One or more output items per input item, each paired with it, in input order. Up to
@@ -81,8 +79,8 @@ function namingCreated(
 		}
 	});
 	if (!done.length) return error;
-	const shown = done.slice(0, CREATED_SHOWN).join(', ');
-	const more = done.length > CREATED_SHOWN ? `, and ${done.length - CREATED_SHOWN} more` : '';
+	const shown = done.slice(0, NAMED_IN_ERROR).join(', ');
+	const more = done.length > NAMED_IN_ERROR ? `, and ${done.length - NAMED_IN_ERROR} more` : '';
 	const note = `Before the run stopped, other items had created: ${shown}${more}. They are not in the output; turn on Continue On Fail to get every item's result.`;
 	error.description = error.description ? `${error.description} ${note}` : note;
 	return error;

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { MAX_VALUE_LENGTH } from '../constants';
 import { wallClock } from './dates';
 
 /**
@@ -13,10 +14,6 @@ export interface CatalogColumn {
 	type: ColumnType | string;
 	notEmpty: boolean;
 }
-
-/** Vantage's limits: characters per value and records per catalog. */
-export const MAX_VALUE_LENGTH = 256;
-export const MAX_RECORDS_PER_CATALOG = 500_000;
 
 /**
  * Why a value cannot be stored, or its strings. A list value becomes several strings. A JS Date

@@ -5,18 +5,12 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import { MAX_EVENTS_PER_POLL, MAX_RUNNING } from '../../AbbyyVantage/constants';
 import { toUtcDateTime } from '../../AbbyyVantage/helpers/dates';
 import { isBlank, requireInteger, requireOption } from '../../AbbyyVantage/helpers/validation';
 import type { VantageClient } from '../../AbbyyVantage/transport';
-import {
-	MAX_EVENTS_PER_POLL,
-	MAX_RUNNING,
-	readCursor,
-	timeOf,
-	type OpenPoll,
-	type Output,
-	type TriggerEvent,
-} from '../cursor';
+import { readCursor, type OpenPoll, type TriggerEvent } from '../cursor';
+import type { Output } from '../delivery';
 
 /** What a poll of an event is given besides n8n's context and the client. */
 export interface PollStart {
@@ -149,6 +143,17 @@ export function openPoll(ctx: IPollFunctions, start: PollStart, filters: IDataOb
 		return { start: now - hours * HOUR_MS, baseline: ctx.getMode() !== 'manual' };
 	};
 	return { key, startedAt: now, cursor, window: window() };
+}
+
+/** Time (ms) of an API value such as `createTimeUtc`; NaN when missing or unreadable. */
+export function timeOf(...values: unknown[]): number {
+	for (const value of values) {
+		if (typeof value === 'string' && value) {
+			const ms = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(value) ? value : `${value}Z`);
+			if (Number.isFinite(ms)) return ms;
+		}
+	}
+	return NaN;
 }
 
 /** A listed item as an event: its id, times and the item itself. */

@@ -4,13 +4,14 @@ import {
 	parseFileCount,
 	REPORT_ACCESS_HINTS,
 	TERMINAL_EXPORT_STATUSES,
-} from '../../AbbyyVantage/actions/report/shared';
+} from '../../AbbyyVantage/vantage/exports';
 import { endpoints } from '../../AbbyyVantage/transport';
-import { deliver, timeOf } from '../cursor';
+import { deliver } from '../delivery';
 import {
 	openPoll,
 	outputProperty,
 	readOutput,
+	timeOf,
 	windowOptionsProperty,
 	type EventDefinition,
 	type ListedEvent,

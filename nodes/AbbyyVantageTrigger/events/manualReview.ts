@@ -1,9 +1,9 @@
 import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { listTransactions } from '../../AbbyyVantage/actions/transaction/lists';
-import { Transactions } from '../../AbbyyVantage/actions/transaction/transactions';
-import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/actions/skill/shared';
-import { deliver } from '../cursor';
+import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/params/skill';
+import { listTransactions } from '../../AbbyyVantage/vantage/lists';
+import { Transactions } from '../../AbbyyVantage/vantage/transactions';
+import { deliver } from '../delivery';
 import {
 	openPoll,
 	outputProperty,

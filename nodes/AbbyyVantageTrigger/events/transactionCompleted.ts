@@ -1,13 +1,13 @@
 import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { listTransactions, type ListFilters } from '../../AbbyyVantage/actions/transaction/lists';
-import { documentItems, readResultOptions } from '../../AbbyyVantage/actions/transaction/results';
-import { keyValuesOption } from '../../AbbyyVantage/actions/transaction/shared';
-import { Transactions } from '../../AbbyyVantage/actions/transaction/transactions';
-import { readKeyValues } from '../../AbbyyVantage/helpers/keyValues';
 import { requireOption } from '../../AbbyyVantage/helpers/validation';
-import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/actions/skill/shared';
-import { deliver } from '../cursor';
+import { keyValuesOption, readKeyValues } from '../../AbbyyVantage/params/keyValues';
+import { readResultOptions } from '../../AbbyyVantage/params/resultOptions';
+import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/params/skill';
+import { listTransactions, type ListFilters } from '../../AbbyyVantage/vantage/lists';
+import { documentItems } from '../../AbbyyVantage/vantage/results';
+import { Transactions } from '../../AbbyyVantage/vantage/transactions';
+import { deliver } from '../delivery';
 import {
 	openPoll,
 	outputProperty,

@@ -25,6 +25,8 @@ describe('Catalog Record → Delete: Aggregate All Items', () => {
 			{ ids: all.slice(12345 - 155) },
 		];
 		const requested = items.reduce((n, item) => n + item.ids.length, 0);
+		// Each later occurrence is dropped; the first (the item named as kept) is sent.
+		const duplicateIds = [...all.slice(3000, 4000), ...all.slice(7500, 8000), ...all.slice(12190)];
 		const result = await runNode({
 			credentials: f.store,
 			items,
@@ -50,7 +52,11 @@ describe('Catalog Record → Delete: Aggregate All Items', () => {
 					catalogId: CATALOG,
 					idsRequested: requested,
 					uniqueIdsSent: 12345,
-					duplicatesRemoved: requested - 12345,
+					duplicatesRemoved: {
+						count: requested - 12345,
+						ids: [...duplicateIds].sort().slice(0, 100),
+						items: all.slice(3000, 3100).map((id) => ({ item: 1, id, keptItem: 0 })),
+					},
 					batchesSent: 3,
 					idsDeleted: 12345,
 					idsFailed: 0,
@@ -113,8 +119,13 @@ describe('Catalog Record → Delete: Aggregate All Items', () => {
 				i.pairedItem,
 			]),
 		).toEqual([
-			[CATALOG, 2, 1, [{ item: 0 }, { item: 2 }]],
-			[FIXTURE.catalogId, 1, 0, [{ item: 1 }]],
+			[
+				CATALOG,
+				2,
+				{ count: 1, ids: ['a'], items: [{ item: 2, id: 'a', keptItem: 0 }] },
+				[{ item: 0 }, { item: 2 }],
+			],
+			[FIXTURE.catalogId, 1, { count: 0, ids: [], items: [] }, [{ item: 1 }]],
 		]);
 	});
 
@@ -163,7 +174,11 @@ describe('Catalog Record → Delete: Aggregate All Items', () => {
 			catalogId: CATALOG,
 			idsRequested: 200,
 			uniqueIdsSent: 150,
-			duplicatesRemoved: 50,
+			duplicatesRemoved: {
+				count: 50,
+				ids: ids('id-', 50, 100).sort(),
+				items: ids('id-', 50, 100).map((id) => ({ item: 1, id, keptItem: 0 })),
+			},
 			batchesSent: 3,
 			idsDeleted: 100,
 			idsFailed: 50,
@@ -246,6 +261,11 @@ describe('Catalog Record → Delete: Per Item', () => {
 			[3, 3, 3, { item: 1 }],
 		]);
 		expect(sentBodies()).toEqual([['a'], ['b', 'c', 'missing']]);
+		// The same shape as Add's and Sync's: the item that repeated an ID, and the one sent.
+		expect(result.items.map((i) => i.json.duplicatesRemoved)).toEqual([
+			{ count: 1, ids: ['a'], items: [{ item: 0, id: 'a', keptItem: 0 }] },
+			{ count: 0, ids: [], items: [] },
+		]);
 	});
 
 	test('items are handled concurrently under Auto (the default), one at a time when pinned to 1', async () => {

@@ -6,7 +6,7 @@ import {
 	MAX_EVENTS_PER_POLL,
 	MAX_RUNNING,
 	RUNNING_AT_MOST_MS,
-} from '../../../nodes/AbbyyVantageTrigger/cursor';
+} from '../../../nodes/AbbyyVantage/constants';
 import { ActiveTrigger, idsOf, triggerParams } from './poll';
 
 const f = useSimulator();

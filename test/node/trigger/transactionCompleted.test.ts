@@ -5,7 +5,7 @@ import { useSimulator } from '../../helpers/fixture';
 import { nodeParams, rl } from '../../helpers/params';
 import type { Fault } from '../../simulator/faults';
 import { FIXTURE } from '../../simulator/simulator';
-import { MAX_EVENTS_PER_POLL, MAX_REMEMBERED } from '../../../nodes/AbbyyVantageTrigger/cursor';
+import { MAX_EVENTS_PER_POLL, MAX_REMEMBERED } from '../../../nodes/AbbyyVantage/constants';
 import { ListingVariant } from './listingVariant';
 import { ActiveTrigger, idsOf, triggerParams } from './poll';
 

@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, readRunConcurrency } from '../common';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
 import { CATALOG_HINTS, catalogProperty, readCatalogId } from './shared';
 
 const CONCURRENCY = { max: 32, what: 'catalogs' };

@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { readReturnLimit, returnAllProperties, upToLimit } from '../common';
+import { readReturnLimit, returnAllProperties, upToLimit } from '../../params/getMany';
 
 const properties: INodeProperties[] = [...returnAllProperties()];
 

@@ -3,14 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPreparedPerItem, type CreatedBy } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import {
-	concurrencyOption,
-	pollOptions,
-	readOptions,
-	readPollSettings,
-	readRunConcurrency,
-	sortedOptions,
-} from '../common';
+import { concurrencyOption, readRunConcurrency } from '../../params/concurrency';
+import { pollOptions, readPollSettings } from '../../params/wait';
+import { readOptions, sortedOptions } from '../../params/options';
 import { catalogProperty, readCatalogId, REINDEX_POLL, reindexAndWait } from './shared';
 
 /** Under Auto every item's wait runs at once; the limiter still bounds the requests in flight. */

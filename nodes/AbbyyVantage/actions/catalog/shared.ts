@@ -6,7 +6,7 @@ import { lastState, pollUntil, type PollSettings } from '../../helpers/polling';
 import { describeDuration } from '../../helpers/time';
 import { requirePathParameter } from '../../helpers/validation';
 import { endpoints, isWaitHiccup, type VantageClient } from '../../transport';
-import { defaultPollSettings, type PollDefaults } from '../common';
+import { defaultPollSettings, type PollDefaults } from '../../params/wait';
 
 export const catalogProperty: INodeProperties = {
 	displayName: 'Catalog',

@@ -1,4 +1,4 @@
-import { resourceDescription } from '../common';
+import { resourceDescription } from '../resourceDescription';
 import * as add from './add.operation';
 import * as deleteRecords from './delete.operation';
 import * as get from './get.operation';

@@ -8,10 +8,11 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiError, asNodeError, errorItem, invalid } from '../../helpers/errors';
-import { MAX_RECORDS_PER_CATALOG } from '../../helpers/recordValues';
+import { MAX_RECORDS_PER_CATALOG } from '../../constants';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
-import { concurrencyOption, sortedOptions } from '../common';
+import { concurrencyOption } from '../../params/concurrency';
+import { sortedOptions } from '../../params/options';
 import { catalogProperty, recordCount, reindexAndWait } from '../catalog/shared';
 import { duplicatesOf, ignoredFieldsOf, readGroups, type CatalogGroup } from './records';
 import {

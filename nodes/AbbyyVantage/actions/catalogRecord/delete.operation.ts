@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { LISTED_IDS, NAMED_IN_ERROR } from '../../constants';
 import type { PollSettings } from '../../helpers/polling';
 import { apiError, asNodeError, errorItem, invalid } from '../../helpers/errors';
 import { runPreparedPerItem } from '../../helpers/items';
@@ -14,21 +15,14 @@ import { count } from '../../helpers/text';
 import { readRecordIds, type InvalidId } from '../../helpers/recordIds';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
-import { batchSizeOption, readBatchSize } from './shared';
+import { batchSizeOption, duplicatesRemoved, readBatchSize, type Duplicate } from './shared';
 import { deleteIds } from './deleter';
-import {
-	concurrencyOption,
-	POLL_GROWTH_TEXT,
-	readConcurrency,
-	readOptions,
-	readPollSettings,
-	WAIT_OPTION_NAMES,
-} from '../common';
+import { concurrencyOption, readConcurrency } from '../../params/concurrency';
+import { POLL_GROWTH_TEXT, readPollSettings, WAIT_OPTION_NAMES } from '../../params/wait';
+import { readOptions } from '../../params/options';
 import { catalogProperty, readCatalogId, REINDEX_POLL, reindexAndWait } from '../catalog/shared';
 
 const CONCURRENCY = { max: 16, what: 'delete requests' };
-/** IDs named in an error's description; all of them are in the error item's failedBatches. */
-const FAILED_IDS_SHOWN = 20;
 
 const properties: INodeProperties[] = [
 	catalogProperty,
@@ -182,17 +176,37 @@ function readSettings(ctx: IExecuteFunctions, client: VantageClient): Settings {
  * duplicates while the batches are sent was measured slower: the sends are CPU-bound too.)
  */
 interface IdPool {
-	unique: Set<string>;
+	/** Each ID once, with the item of its first occurrence: that one is sent. */
+	unique: Map<string, number>;
 	requested: number;
 	invalidIds: InvalidId[];
+	/** IDs that came more than once. */
+	duplicateIds: Set<string>;
+	/** The first LISTED_IDS later occurrences, in item order (all that the output lists). */
+	duplicates: Duplicate[];
 }
 
 function emptyPool(): IdPool {
-	return { unique: new Set(), requested: 0, invalidIds: [] };
+	return {
+		unique: new Map(),
+		requested: 0,
+		invalidIds: [],
+		duplicateIds: new Set(),
+		duplicates: [],
+	};
 }
 
-function addToPool(pool: IdPool, ids: string[], invalidIds: InvalidId[]): void {
-	for (const id of ids) pool.unique.add(id);
+function addToPool(pool: IdPool, itemIndex: number, ids: string[], invalidIds: InvalidId[]): void {
+	for (const id of ids) {
+		const keptItem = pool.unique.get(id);
+		if (keptItem === undefined) {
+			pool.unique.set(id, itemIndex);
+			continue;
+		}
+		pool.duplicateIds.add(id);
+		if (pool.duplicates.length < LISTED_IDS)
+			pool.duplicates.push({ item: itemIndex, id, keptItem });
+	}
 	pool.requested += ids.length;
 	for (const bad of invalidIds) pool.invalidIds.push(bad);
 }
@@ -223,7 +237,7 @@ async function deleteFromCatalog(
 	const run = await deleteIds(
 		client,
 		catalogId,
-		pool.unique,
+		pool.unique.keys(),
 		settings.batchSize,
 		settings.concurrency,
 	);
@@ -232,7 +246,11 @@ async function deleteFromCatalog(
 		catalogId,
 		idsRequested: pool.requested,
 		uniqueIdsSent: uniqueCount,
-		duplicatesRemoved: pool.requested - uniqueCount,
+		duplicatesRemoved: duplicatesRemoved(
+			pool.requested - uniqueCount,
+			pool.duplicateIds,
+			pool.duplicates,
+		),
 		batchesSent: run.batchesSent,
 		idsDeleted: run.idsDone,
 		idsFailed: uniqueCount - run.idsDone,
@@ -243,7 +261,7 @@ async function deleteFromCatalog(
 
 	if (failedBatches.length) {
 		const notDeleted = failedBatches.flatMap((b) => b.ids);
-		const shown = notDeleted.slice(0, FAILED_IDS_SHOWN);
+		const shown = notDeleted.slice(0, NAMED_IN_ERROR);
 		throw apiError(
 			ctx.getNode(),
 			itemIndex,
@@ -329,7 +347,7 @@ export async function execute(
 				const catalogId = readCatalogId(this, itemIndex);
 				const read = readRecordIds(this, items, itemIndex, settings.skipInvalidIds);
 				const pool = emptyPool();
-				addToPool(pool, read.ids, read.invalidIds);
+				addToPool(pool, itemIndex, read.ids, read.invalidIds);
 				return { catalogId, pool };
 			},
 			async ({ catalogId, pool }, itemIndex) => ({
@@ -359,7 +377,7 @@ export async function execute(
 		}
 		const group = groups.get(catalogId) ?? { itemIndexes: [], pool: emptyPool() };
 		group.itemIndexes.push(itemIndex);
-		addToPool(group.pool, read.ids, read.invalidIds);
+		addToPool(group.pool, itemIndex, read.ids, read.invalidIds);
 		groups.set(catalogId, group);
 	}
 	for (const [catalogId, group] of groups) {

@@ -10,7 +10,7 @@ import { runPerItem } from '../../helpers/items';
 import { recordFields } from '../../helpers/recordValues';
 import { requirePathParameter } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, readRunConcurrency } from '../common';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
 import { catalogProperty, readCatalogId } from '../catalog/shared';
 
 const CONCURRENCY = { max: 32, what: 'records' };

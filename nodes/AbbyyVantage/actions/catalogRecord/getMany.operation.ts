@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { readReturnLimit, returnAllProperties } from '../common';
+import { readReturnLimit, returnAllProperties } from '../../params/getMany';
 import { catalogProperty, readCatalogId } from '../catalog/shared';
 import { readRecords } from './reader';
 

@@ -1,12 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { RECORDS_PAGE_SIZE } from '../../constants';
 import { mapConcurrent } from '../../helpers/concurrency';
 import { recordFields } from '../../helpers/recordValues';
 import { endpoints, type VantageClient } from '../../transport';
 import { CATALOG_HINTS } from '../catalog/shared';
-
-/** GetRecords' largest `limit` (the vendor's default page size). */
-export const RECORDS_PAGE_SIZE = 1000;
 
 export interface StoredRecord {
 	id: string;

@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { LISTED_IDS } from '../../constants';
 import { asNodeError, errorItem } from '../../helpers/errors';
 import { perItemReader } from '../../helpers/parameters';
 import type { VantageClient } from '../../transport';
 import { readCatalogId } from '../catalog/shared';
-import { CatalogColumns, recordReader, type CatalogRecord } from './shared';
+import { CatalogColumns, duplicatesRemoved, recordReader, type CatalogRecord } from './shared';
 
 /** An input item that could not be read as a record (it has its own error item). */
 export interface InvalidItem {
@@ -102,19 +101,19 @@ export async function readGroups(
 }
 
 /**
- * Items whose record a later item with the same id replaced, for the output: how many, the ids
- * and the items that lost with the item that was kept (the first LISTED_IDS of each).
+ * Items whose record a later item with the same id replaced, for the output (`duplicatesRemoved`):
+ * the later item's record is the one kept.
  */
 export function duplicatesOf(group: CatalogGroup): IDataObject {
-	const ids = [...new Set(group.superseded.map((s) => s.id))].sort().slice(0, LISTED_IDS);
-	return {
-		count: group.superseded.length,
-		ids,
-		items: [...group.superseded]
-			.sort((a, b) => a.item - b.item)
-			.slice(0, LISTED_IDS)
-			.map(({ item, id }) => ({ item, id, keptItem: group.records.get(id)?.item ?? null })),
-	};
+	return duplicatesRemoved(
+		group.superseded.length,
+		group.superseded.map((s) => s.id),
+		group.superseded.map(({ item, id }) => ({
+			item,
+			id,
+			keptItem: group.records.get(id)?.item ?? null,
+		})),
+	);
 }
 
 /** Ignore Unknown Fields: the names left out, for the output (only when the option is on). */

@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { MAX_RECORDS_PER_REQUEST } from '../../constants';
+import { LISTED_IDS, MAX_RECORDS_PER_REQUEST } from '../../constants';
 import { invalid } from '../../helpers/errors';
 import { perItemReader } from '../../helpers/parameters';
 import { toColumnStrings, type CatalogColumn } from '../../helpers/recordValues';
@@ -13,7 +13,33 @@ import { describeValue, isBlank, requireInteger } from '../../helpers/validation
 import { RECORD_ID_FIELD } from '../../methods/resourceMapping';
 import { endpoints, type VantageClient } from '../../transport';
 import { CATALOG_HINTS } from '../catalog/shared';
-import { readConcurrency, readOptions } from '../common';
+import { readConcurrency } from '../../params/concurrency';
+import { readOptions } from '../../params/options';
+
+/** An item whose record ID was dropped as a duplicate, and the item whose occurrence was kept. */
+export interface Duplicate extends IDataObject {
+	item: number;
+	id: string;
+	keptItem: number | null;
+}
+
+/**
+ * `duplicatesRemoved` of Add, Sync and Delete, one shape: `count`, the occurrences dropped (each
+ * ID still goes to Vantage once); `ids`, the IDs that came more than once; `items`, the items whose
+ * occurrence was dropped, each with the item whose occurrence was kept. Lists hold the first
+ * LISTED_IDS, by ID and by item; the count is complete.
+ */
+export function duplicatesRemoved(
+	count: number,
+	ids: Iterable<string>,
+	items: Duplicate[],
+): IDataObject {
+	return {
+		count,
+		ids: [...new Set(ids)].sort().slice(0, LISTED_IDS),
+		items: [...items].sort((a, b) => a.item - b.item).slice(0, LISTED_IDS),
+	};
+}
 
 /**
  * Add with Map Automatically: where the record ID comes from. Shown below the mapper in that mode

@@ -8,11 +8,12 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiError, asNodeError, errorItem, invalid } from '../../helpers/errors';
-import { LISTED_IDS } from '../../constants';
-import { MAX_RECORDS_PER_CATALOG, sameFields } from '../../helpers/recordValues';
+import { LISTED_IDS, MAX_RECORDS_PER_CATALOG } from '../../constants';
+import { sameFields } from '../../helpers/recordValues';
 import { requireInteger } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
-import { concurrencyOption, sortedOptions } from '../common';
+import { concurrencyOption } from '../../params/concurrency';
+import { sortedOptions } from '../../params/options';
 import { catalogProperty, recordCount, reindexAndWait } from '../catalog/shared';
 import { scanRecords } from './reader';
 import { duplicatesOf, ignoredFieldsOf, readGroups, type CatalogGroup } from './records';

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { resourceDescription } from '../common';
+import { resourceDescription } from '../resourceDescription';
 import * as createExport from './createExport.operation';
 import * as downloadExportFiles from './downloadExportFiles.operation';
 import * as getDocumentChanges from './getDocumentChanges.operation';

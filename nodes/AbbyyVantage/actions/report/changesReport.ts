@@ -11,14 +11,9 @@ import { runPreparedPerItem, type ItemOutput } from '../../helpers/items';
 import { reportColumns, typedRecord, type ReportColumn } from '../../helpers/reportRows';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
-import {
-	concurrencyOnlyOptions,
-	outputFieldProperty,
-	readOutputField,
-	readReturnLimit,
-	readRunConcurrency,
-	returnAllProperties,
-} from '../common';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
+import { outputFieldProperty, readOutputField } from '../../params/download';
+import { readReturnLimit, returnAllProperties } from '../../params/getMany';
 import {
 	explainEmptyReport,
 	processSkillProperty,

@@ -12,9 +12,10 @@ import { apiError, invalid } from '../../helpers/errors';
 import { runPreparedPerItem } from '../../helpers/items';
 import { optionalText } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, readOptions, readRunConcurrency } from '../common';
-import { readSkillFilter, skillFilterProperty } from '../skill/shared';
-import { REPORT_ACCESS_HINTS } from './shared';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
+import { readOptions } from '../../params/options';
+import { readSkillFilter, skillFilterProperty } from '../../params/skill';
+import { REPORT_ACCESS_HINTS } from '../../vantage/exports';
 
 const CONCURRENCY = { max: 8, what: 'exports' };
 

@@ -9,14 +9,10 @@ import { invalid, operationError } from '../../helpers/errors';
 import { runPerItem, type ItemOutput } from '../../helpers/items';
 import { requireInteger, requireOption } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
-import {
-	concurrencyOnlyOptions,
-	fileItem,
-	outputFieldProperty,
-	readOutputField,
-	readRunConcurrency,
-} from '../common';
-import { getExportStatus, readRequestId, REPORT_ACCESS_HINTS, requestIdProperty } from './shared';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
+import { fileItem, outputFieldProperty, readOutputField } from '../../params/download';
+import { getExportStatus, REPORT_ACCESS_HINTS } from '../../vantage/exports';
+import { readRequestId, requestIdProperty } from './shared';
 
 const CONCURRENCY = { max: 16, what: 'downloads' };
 

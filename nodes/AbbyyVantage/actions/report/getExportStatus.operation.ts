@@ -3,8 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, readRunConcurrency } from '../common';
-import { getExportStatus, readRequestId, requestIdProperty } from './shared';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
+import { getExportStatus } from '../../vantage/exports';
+import { readRequestId, requestIdProperty } from './shared';
 
 const CONCURRENCY = { max: 32, what: 'items' };
 

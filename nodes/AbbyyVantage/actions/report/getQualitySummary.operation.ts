@@ -28,7 +28,7 @@ import {
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import type { StreamedBody } from '../../transport/stream';
-import { concurrencyOnlyOptions, readRunConcurrency } from '../common';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
 import {
 	explainEmptyReport,
 	processSkillProperty,

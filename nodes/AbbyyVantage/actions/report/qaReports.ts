@@ -19,9 +19,9 @@ import {
 } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import { readStreamed, type StreamedBody } from '../../transport/stream';
-import { sortedOptions } from '../common';
-import { skillFilterProperty, skillProperty } from '../skill/shared';
-import { REPORT_ACCESS_HINTS } from './shared';
+import { sortedOptions } from '../../params/options';
+import { skillFilterProperty, skillProperty } from '../../params/skill';
+import { REPORT_ACCESS_HINTS } from '../../vantage/exports';
 
 /**
  * The QA reports of the Analytics Reporting Warehouse (Reporting API v2): GetDocumentsAsCsv, one

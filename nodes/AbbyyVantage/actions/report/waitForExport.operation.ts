@@ -12,21 +12,15 @@ import { describeDuration } from '../../helpers/time';
 import { runPerItem } from '../../helpers/items';
 import { lastState, pollUntil } from '../../helpers/polling';
 import { isWaitHiccup, type VantageClient } from '../../transport';
-import {
-	concurrencyOption,
-	type PollDefaults,
-	pollOptions,
-	readOptions,
-	readPollSettings,
-	readRunConcurrency,
-} from '../common';
+import { concurrencyOption, readRunConcurrency } from '../../params/concurrency';
+import { type PollDefaults, pollOptions, readPollSettings } from '../../params/wait';
+import { readOptions } from '../../params/options';
 import {
 	getExportStatus,
-	readRequestId,
-	requestIdProperty,
 	TERMINAL_EXPORT_STATUSES,
 	type ExportStatus,
-} from './shared';
+} from '../../vantage/exports';
+import { readRequestId, requestIdProperty } from './shared';
 
 const CONCURRENCY = { max: 100, what: 'exports', autoTasks: 100 };
 

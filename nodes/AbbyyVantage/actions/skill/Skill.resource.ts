@@ -1,4 +1,4 @@
-import { resourceDescription } from '../common';
+import { resourceDescription } from '../resourceDescription';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 

@@ -8,8 +8,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, ITEM_CONCURRENCY, readRunConcurrency } from '../common';
-import { readSkillId, SKILL_HINTS, skillProperty } from './shared';
+import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
+	readRunConcurrency,
+} from '../../params/concurrency';
+import { readSkillId, skillProperty } from '../../params/skill';
+import { SKILL_HINTS } from '../../vantage/skills';
 
 const properties: INodeProperties[] = [skillProperty, concurrencyOnlyOptions()];
 

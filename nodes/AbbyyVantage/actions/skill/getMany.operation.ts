@@ -8,8 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { readReturnLimit, returnAllProperties, upToLimit } from '../common';
-import { SKILL_HINTS } from './shared';
+import { readReturnLimit, returnAllProperties, upToLimit } from '../../params/getMany';
+import { SKILL_HINTS } from '../../vantage/skills';
 
 const properties: INodeProperties[] = [...returnAllProperties()];
 

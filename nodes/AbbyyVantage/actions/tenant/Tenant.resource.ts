@@ -1,4 +1,4 @@
-import { resourceDescription } from '../common';
+import { resourceDescription } from '../resourceDescription';
 import * as createInvite from './createInvite.operation';
 
 export const operations = { createInvite };

@@ -6,14 +6,15 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { DAY_SECONDS } from '../../constants';
+import { DAY_SECONDS, MAX_INVITE_VALID_DAYS } from '../../constants';
 import { readInputFiles, type InputFile } from '../../helpers/binaryInput';
 import { invalid } from '../../helpers/errors';
 import { runPreparedPerItem } from '../../helpers/items';
 import { buildMultipart } from '../../helpers/multipart';
 import { describeValue, isBlank, optionalText, requireText } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, readOptions, readRunConcurrency } from '../common';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
+import { readOptions } from '../../params/options';
 
 /**
  * Tenant → Create Invite: CreateInvite (`POST /api/publicapi/v1/invites`, Processing API), a
@@ -24,8 +25,6 @@ import { concurrencyOnlyOptions, readOptions, readRunConcurrency } from '../comm
  */
 const CONCURRENCY = { max: 8, what: 'invites' };
 
-/** Longest validity the node accepts; Vantage states none (its example: 14 days). */
-const MAX_VALID_DAYS = 365;
 /** RFC 5321: at most 254 characters in all, 64 before the @. */
 const EMAIL = /^[^\s@",;<>()[\]\\]{1,64}@(?:[^\s@",;<>()[\]\\.]+\.)+[^\s@",;<>()[\]\\.\d]{2,}$/;
 
@@ -82,9 +81,9 @@ const properties: INodeProperties[] = [
 				displayName: 'Valid For (Days)',
 				name: 'validDays',
 				type: 'number',
-				typeOptions: { minValue: 0, maxValue: MAX_VALID_DAYS, numberPrecision: 2 },
+				typeOptions: { minValue: 0, maxValue: MAX_INVITE_VALID_DAYS, numberPrecision: 2 },
 				default: 14,
-				description: `How long the invite can be accepted, from 1 minute to ${MAX_VALID_DAYS} days. Empty: Vantage’s default.`,
+				description: `How long the invite can be accepted, from 1 minute to ${MAX_INVITE_VALID_DAYS} days. Empty: Vantage’s default.`,
 			},
 		],
 	},
@@ -130,11 +129,11 @@ function readValidWithin(
 	if (isBlank(value)) return undefined;
 	const days = typeof value === 'string' ? Number(value) : value;
 	const seconds = typeof days === 'number' ? Math.round(days * DAY_SECONDS) : NaN;
-	if (!Number.isFinite(seconds) || seconds < 60 || seconds > MAX_VALID_DAYS * DAY_SECONDS) {
+	if (!Number.isFinite(seconds) || seconds < 60 || seconds > MAX_INVITE_VALID_DAYS * DAY_SECONDS) {
 		throw invalid(
 			ctx,
 			itemIndex,
-			`Valid For (Days) must be a number of days from 1 minute (0.0007) to ${MAX_VALID_DAYS}, not ${describeValue(value)}`,
+			`Valid For (Days) must be a number of days from 1 minute (0.0007) to ${MAX_INVITE_VALID_DAYS}, not ${describeValue(value)}`,
 		);
 	}
 	return timeSpan(seconds);

@@ -1,4 +1,4 @@
-import { resourceDescription } from '../common';
+import { resourceDescription } from '../resourceDescription';
 import * as addFiles from './addFiles.operation';
 import * as create from './create.operation';
 import * as deleteTransaction from './delete.operation';

@@ -12,13 +12,8 @@ import { asNodeError, operationError, plainMessage } from '../../helpers/errors'
 import { runPreparedPerItem } from '../../helpers/items';
 import { optionalText } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
-import {
-	concurrencyOption,
-	ITEM_CONCURRENCY,
-	readOptions,
-	readRunConcurrency,
-	sortedOptions,
-} from '../common';
+import { concurrencyOption, ITEM_CONCURRENCY, readRunConcurrency } from '../../params/concurrency';
+import { readOptions, sortedOptions } from '../../params/options';
 import {
 	imageProcessingOptions,
 	inputFilesProperties,
@@ -27,7 +22,7 @@ import {
 	readTransactionId,
 	transactionIdProperty,
 } from './shared';
-import { describeFiles, Transactions } from './transactions';
+import { describeFiles, Transactions } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,

@@ -3,20 +3,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPreparedPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import {
-	concurrencyOption,
-	ITEM_CONCURRENCY,
-	readOptions,
-	readRunConcurrency,
-	sortedOptions,
-} from '../common';
-import { readSkillId, skillProperty } from '../skill/shared';
+import { concurrencyOption, ITEM_CONCURRENCY, readRunConcurrency } from '../../params/concurrency';
+import { readOptions, sortedOptions } from '../../params/options';
+import { readSkillId, skillProperty } from '../../params/skill';
 import {
 	readTransactionParameters,
 	registrationParametersOption,
 	skillParametersOption,
 } from './shared';
-import { Transactions } from './transactions';
+import { Transactions } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [
 	skillProperty,

@@ -3,9 +3,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, ITEM_CONCURRENCY, readRunConcurrency } from '../common';
+import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
+	readRunConcurrency,
+} from '../../params/concurrency';
 import { readTransactionId, transactionIdProperty } from './shared';
-import { Transactions } from './transactions';
+import { Transactions } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,

@@ -6,20 +6,12 @@ import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
 import {
 	concurrencyOnlyOptions,
-	fileItem,
 	ITEM_CONCURRENCY,
-	outputFieldProperty,
-	readOutputField,
 	readRunConcurrency,
-} from '../common';
-import {
-	readTransactionId,
-	TRANSACTION_HINTS,
-	transactionIdProperty,
-	fileIdProperty,
-	readFileId,
-} from './shared';
-import { Transactions } from './transactions';
+} from '../../params/concurrency';
+import { fileItem, outputFieldProperty, readOutputField } from '../../params/download';
+import { readTransactionId, transactionIdProperty, fileIdProperty, readFileId } from './shared';
+import { TRANSACTION_HINTS, Transactions } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,

@@ -8,8 +8,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPreparedPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, ITEM_CONCURRENCY, readRunConcurrency } from '../common';
-import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from './shared';
+import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
+	readRunConcurrency,
+} from '../../params/concurrency';
+import { readTransactionId, transactionIdProperty } from './shared';
+import { TRANSACTION_HINTS } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [transactionIdProperty, concurrencyOnlyOptions()];
 

@@ -9,14 +9,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { INT32_MAX } from '../../constants';
 import { checkDateOrder, optionalUtcDateTime } from '../../helpers/dates';
 import { runPerItem } from '../../helpers/items';
-import { readKeyValues } from '../../helpers/keyValues';
+import { keyValuesOption, readKeyValues } from '../../params/keyValues';
 import { optionalText, requireInteger, requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { choiceOptions, choiceValues } from '../../helpers/choices';
-import { readOptions, readReturnLimit, returnAllProperties, sortedOptions } from '../common';
-import { listTransactions, type ListFilters } from './lists';
-import { readSkillFilter, skillFilterProperty } from '../skill/shared';
-import { keyValuesOption } from './shared';
+import { readOptions, sortedOptions } from '../../params/options';
+import { readReturnLimit, returnAllProperties } from '../../params/getMany';
+import { listTransactions, type ListFilters } from '../../vantage/lists';
+import { readSkillFilter, skillFilterProperty } from '../../params/skill';
 
 const LISTS = [
 	{

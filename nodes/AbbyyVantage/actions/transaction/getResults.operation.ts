@@ -4,10 +4,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { operationError } from '../../helpers/errors';
 import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { concurrencyOption, readOptions, readRunConcurrency, sortedOptions } from '../common';
-import { readResults, readResultOptions, resultOptions, uniqueResultFileNames } from './results';
+import { concurrencyOption, readRunConcurrency } from '../../params/concurrency';
+import { readOptions, sortedOptions } from '../../params/options';
+import { readResults, uniqueResultFileNames } from '../../vantage/results';
+import { readResultOptions, resultOptions } from '../../params/resultOptions';
 import { readTransactionId, transactionIdProperty } from './shared';
-import { FAILED_STATUSES, Transactions } from './transactions';
+import { FAILED_STATUSES, Transactions } from '../../vantage/transactions';
 
 const CONCURRENCY = { max: 32, what: 'transactions' };
 

@@ -8,8 +8,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type Endpoint, type VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, ITEM_CONCURRENCY, readRunConcurrency } from '../common';
-import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from './shared';
+import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
+	readRunConcurrency,
+} from '../../params/concurrency';
+import { readTransactionId, transactionIdProperty } from './shared';
+import { TRANSACTION_HINTS } from '../../vantage/transactions';
 
 /**
  * Get Registration Parameters and Get Skill Parameters: one operation shape for both lists of

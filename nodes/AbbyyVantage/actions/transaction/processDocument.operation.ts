@@ -13,28 +13,19 @@ import {
 	storedKey,
 	type InputFile,
 } from '../../helpers/binaryInput';
+import { LAUNCH_MAX_BYTES } from '../../constants';
 import { asNodeError, errorItem } from '../../helpers/errors';
 import { runPreparedPerItem, type CreatedBy, type ItemOutput } from '../../helpers/items';
 import type { PollSettings } from '../../helpers/polling';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { choiceOptions, choiceValues } from '../../helpers/choices';
-import {
-	concurrencyOption,
-	pollOptions,
-	readOptions,
-	readPollSettings,
-	readRunConcurrency,
-	sortedOptions,
-} from '../common';
-import { readSkillId, skillProperty } from '../skill/shared';
-import {
-	readResults,
-	readResultOptions,
-	resultOptions,
-	uniqueResultFileNames,
-	type ResultOptions,
-} from './results';
+import { concurrencyOption, readRunConcurrency } from '../../params/concurrency';
+import { pollOptions, readPollSettings } from '../../params/wait';
+import { readOptions, sortedOptions } from '../../params/options';
+import { readSkillId, skillProperty } from '../../params/skill';
+import { readResults, uniqueResultFileNames, type ResultOptions } from '../../vantage/results';
+import { readResultOptions, resultOptions } from '../../params/resultOptions';
 import {
 	imageProcessingOptions,
 	inputFilesProperties,
@@ -46,14 +37,14 @@ import {
 	registrationParametersOption,
 	skillParametersOption,
 	TRANSACTION_POLL,
+} from './shared';
+import {
 	type OnManualReview,
 	type TransactionParameters,
-} from './shared';
-import { Transactions } from './transactions';
+	Transactions,
+} from '../../vantage/transactions';
 
 const CONCURRENCY = { max: 32, what: 'transactions' };
-/** The vendor suggests launch for one small file, separate calls for large or multi-file jobs. */
-const LAUNCH_MAX_BYTES = 30 * 1024 * 1024;
 
 const TRANSACTION_MODES = [
 	{

@@ -1,17 +1,17 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { DEFAULT_POLL_INTERVAL_SECONDS } from '../../constants';
 import { parseSelection, type FileSelection } from '../../helpers/binaryInput';
-import { readKeyValues, type KeyValue } from '../../helpers/keyValues';
+import { keyValuesOption, readKeyValues } from '../../params/keyValues';
 import { requireOption, requirePathParameter, requireText } from '../../helpers/validation';
 import { choiceOptions, choiceValues } from '../../helpers/choices';
-import { type PollDefaults } from '../common';
-
-/** Advice for transaction requests, by status. */
-export const TRANSACTION_HINTS = {
-	403: 'The transaction may belong to another tenant.',
-	404: 'Transactions are deleted two weeks after processing (the default retention) or when deleted through the API.',
-};
+import { type PollDefaults } from '../../params/wait';
+import type { OnManualReview, TransactionParameters } from '../../vantage/transactions';
 
 export const transactionIdProperty: INodeProperties = {
 	displayName: 'Transaction ID',
@@ -165,33 +165,6 @@ export function readImageProcessing(
 
 // ------------------------------------------------------------------ parameters
 
-/** A list of up to 10 keys and values (registration or skill parameters, or filters by them). */
-export function keyValuesOption(
-	displayName: string,
-	name: string,
-	description: string,
-): INodeProperties {
-	return {
-		displayName,
-		name,
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
-		placeholder: 'Add Parameter',
-		description,
-		options: [
-			{
-				displayName: 'Parameter',
-				name: 'parameter',
-				values: [
-					{ displayName: 'Key', name: 'key', type: 'string', default: '' },
-					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-				],
-			},
-		],
-	};
-}
-
 export const registrationParametersOption = keyValuesOption(
 	'Registration Parameters',
 	'registrationParameters',
@@ -203,11 +176,6 @@ export const skillParametersOption = keyValuesOption(
 	'skillParameters',
 	'Up to 10 keys and values the skill reads, as defined in the skill',
 );
-
-export interface TransactionParameters {
-	registrationParameters: KeyValue[];
-	skillParameters: KeyValue[];
-}
 
 export function readTransactionParameters(
 	ctx: IExecuteFunctions,
@@ -247,9 +215,7 @@ const ON_MANUAL_REVIEW = [
 		description:
 			'Output the manual review link and the transaction ID; pick the transaction up later with Wait For Transaction',
 	},
-] as const;
-
-export type OnManualReview = (typeof ON_MANUAL_REVIEW)[number]['value'];
+] as const satisfies ReadonlyArray<INodePropertyOptions & { value: OnManualReview }>;
 
 export const onManualReviewOption: INodeProperties = {
 	displayName: 'On Manual Review',

@@ -3,14 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import {
-	concurrencyOption,
-	pollOptions,
-	readOptions,
-	readPollSettings,
-	readRunConcurrency,
-	sortedOptions,
-} from '../common';
+import { concurrencyOption, readRunConcurrency } from '../../params/concurrency';
+import { pollOptions, readPollSettings } from '../../params/wait';
+import { readOptions, sortedOptions } from '../../params/options';
 import {
 	onManualReviewOption,
 	readOnManualReview,
@@ -18,7 +13,7 @@ import {
 	TRANSACTION_POLL,
 	transactionIdProperty,
 } from './shared';
-import { Transactions } from './transactions';
+import { Transactions } from '../../vantage/transactions';
 
 const CONCURRENCY = { max: 100, what: 'transactions', autoTasks: 100 };
 

@@ -1,4 +1,4 @@
-import { resourceDescription } from '../common';
+import { resourceDescription } from '../resourceDescription';
 import * as add from './add.operation';
 import * as deleteDocument from './delete.operation';
 import * as downloadSourceFile from './downloadSourceFile.operation';

@@ -15,16 +15,16 @@ import { endpoints, type VantageClient } from '../../transport';
 import {
 	concurrencyOnlyOptions,
 	ITEM_CONCURRENCY,
-	readOptions,
 	readRunConcurrency,
-} from '../common';
+} from '../../params/concurrency';
+import { readOptions } from '../../params/options';
 import {
 	imageProcessingOptions,
 	readImageProcessing,
 	readTransactionId,
-	TRANSACTION_HINTS,
 	transactionIdProperty,
 } from '../transaction/shared';
+import { TRANSACTION_HINTS } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,

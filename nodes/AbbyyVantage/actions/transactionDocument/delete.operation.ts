@@ -3,13 +3,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, ITEM_CONCURRENCY, readRunConcurrency } from '../common';
 import {
-	readDocumentId,
-	readTransactionId,
-	TRANSACTION_HINTS,
-	transactionIdProperty,
-} from '../transaction/shared';
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
+	readRunConcurrency,
+} from '../../params/concurrency';
+import { readDocumentId, readTransactionId, transactionIdProperty } from '../transaction/shared';
+import { TRANSACTION_HINTS } from '../../vantage/transactions';
 import { documentIdProperty } from './shared';
 
 const properties: INodeProperties[] = [

@@ -6,20 +6,18 @@ import { runPerItem } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
 import {
 	concurrencyOnlyOptions,
-	fileItem,
 	ITEM_CONCURRENCY,
-	outputFieldProperty,
-	readOutputField,
 	readRunConcurrency,
-} from '../common';
+} from '../../params/concurrency';
+import { fileItem, outputFieldProperty, readOutputField } from '../../params/download';
 import {
 	readDocumentId,
 	readTransactionId,
-	TRANSACTION_HINTS,
 	transactionIdProperty,
 	fileIdProperty,
 	readFileId,
 } from '../transaction/shared';
+import { TRANSACTION_HINTS } from '../../vantage/transactions';
 import { documentIdProperty, readDocument } from './shared';
 
 const properties: INodeProperties[] = [

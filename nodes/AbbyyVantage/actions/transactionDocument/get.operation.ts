@@ -3,7 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, ITEM_CONCURRENCY, readRunConcurrency } from '../common';
+import {
+	concurrencyOnlyOptions,
+	ITEM_CONCURRENCY,
+	readRunConcurrency,
+} from '../../params/concurrency';
 import { readDocumentId, readTransactionId, transactionIdProperty } from '../transaction/shared';
 import { documentIdProperty, readDocument } from './shared';
 

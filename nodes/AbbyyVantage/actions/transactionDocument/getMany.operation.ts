@@ -11,12 +11,11 @@ import { endpoints, type VantageClient } from '../../transport';
 import {
 	concurrencyOnlyOptions,
 	ITEM_CONCURRENCY,
-	readReturnLimit,
 	readRunConcurrency,
-	returnAllProperties,
-	upToLimit,
-} from '../common';
-import { readTransactionId, TRANSACTION_HINTS, transactionIdProperty } from '../transaction/shared';
+} from '../../params/concurrency';
+import { readReturnLimit, returnAllProperties, upToLimit } from '../../params/getMany';
+import { readTransactionId, transactionIdProperty } from '../transaction/shared';
+import { TRANSACTION_HINTS } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { endpoints, type VantageClient } from '../../transport';
-import { TRANSACTION_HINTS } from '../transaction/shared';
+import { TRANSACTION_HINTS } from '../../vantage/transactions';
 
 export const documentIdProperty: INodeProperties = {
 	displayName: 'Document ID',

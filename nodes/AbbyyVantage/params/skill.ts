@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { NodeContext } from '../../helpers/errors';
-import { locatorValue, optionalText, requirePathParameter } from '../../helpers/validation';
+import type { NodeContext } from '../helpers/errors';
+import { locatorValue, optionalText, requirePathParameter } from '../helpers/validation';
 
 /**
  * The Skill picker: from the list of published skills, or typed by ID. Skill ids are not always
@@ -44,12 +44,6 @@ export function skillFilterProperty(name: string, description: string): INodePro
 		),
 	};
 }
-
-/** Advice for a 404 on a skill. */
-export const SKILL_HINTS = {
-	403: 'The API client may not be allowed to use this skill.',
-	404: 'Only published skills can be used; an unpublished skill looks the same as a missing one.',
-};
 
 export function readSkillId(ctx: IExecuteFunctions, itemIndex: number, name = 'skillId'): string {
 	const value = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true });

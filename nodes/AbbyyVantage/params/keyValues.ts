@@ -1,12 +1,38 @@
-import { invalid, type NodeContext } from './errors';
-import { describeValue } from './validation';
+import type { INodeProperties } from 'n8n-workflow';
 
-/** Registration and skill parameters: at most 10 each (OpenAPI `maxItems`), key and value non-empty. */
-export const MAX_PARAMETERS = 10;
+import { MAX_PARAMETERS } from '../constants';
+import { invalid, type NodeContext } from '../helpers/errors';
+import { describeValue } from '../helpers/validation';
+import type { KeyValue } from '../vantage/transactions';
 
-export interface KeyValue {
-	key: string;
-	value: string;
+/**
+ * A list of keys and values, up to MAX_PARAMETERS (registration or skill parameters, or filters by
+ * them).
+ */
+export function keyValuesOption(
+	displayName: string,
+	name: string,
+	description: string,
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Parameter',
+		description,
+		options: [
+			{
+				displayName: 'Parameter',
+				name: 'parameter',
+				values: [
+					{ displayName: 'Key', name: 'key', type: 'string', default: '' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+				],
+			},
+		],
+	};
 }
 
 /**

@@ -1,14 +1,34 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 
-import { apiError, operationError, withErrorOutput, type NodeContext } from '../../helpers/errors';
-import type { InputFile } from '../../helpers/binaryInput';
-import { buildMultipart } from '../../helpers/multipart';
-import { lastState, pollUntil, type PollSettings } from '../../helpers/polling';
-import { count } from '../../helpers/text';
-import { describeDuration } from '../../helpers/time';
-import { endpoints, isWaitHiccup, type VantageClient } from '../../transport';
-import { SKILL_HINTS } from '../skill/shared';
-import { TRANSACTION_HINTS, type OnManualReview, type TransactionParameters } from './shared';
+import { apiError, operationError, withErrorOutput, type NodeContext } from '../helpers/errors';
+import type { InputFile } from '../helpers/binaryInput';
+import { buildMultipart } from '../helpers/multipart';
+import { lastState, pollUntil, type PollSettings } from '../helpers/polling';
+import { count } from '../helpers/text';
+import { describeDuration } from '../helpers/time';
+import { endpoints, isWaitHiccup, type VantageClient } from '../transport';
+import { SKILL_HINTS } from './skills';
+
+/** Advice for transaction requests, by status. */
+export const TRANSACTION_HINTS = {
+	403: 'The transaction may belong to another tenant.',
+	404: 'Transactions are deleted two weeks after processing (the default retention) or when deleted through the API.',
+};
+
+/** A registration or skill parameter as the API takes and gives it: `{ key, value }`. */
+export interface KeyValue {
+	key: string;
+	value: string;
+}
+
+/** What a new transaction carries besides its files (CreateTransaction, LaunchTransaction). */
+export interface TransactionParameters {
+	registrationParameters: KeyValue[];
+	skillParameters: KeyValue[];
+}
+
+/** In Manual Review: keep waiting for the operator, or output the review link and stop waiting. */
+export type OnManualReview = 'wait' | 'output';
 
 /** GetTransactionInfo's TransactionDto, as far as the node reads it. */
 export interface TransactionInfo extends IDataObject {

@@ -1,10 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { KeyValue } from '../../helpers/keyValues';
-import { endpoints, type VantageClient } from '../../transport';
-
-/** `Limit` of GetActiveTransactions / GetCompletedTransactions: required, 1–1000. */
-export const LIST_PAGE_SIZE = 1000;
+import { LIST_PAGE_SIZE } from '../constants';
+import type { KeyValue } from './transactions';
+import { endpoints, type VantageClient } from '../transport';
 
 export type TransactionList = 'active' | 'completed';
 
