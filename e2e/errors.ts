@@ -460,7 +460,7 @@ export async function errorSuite(setup: Setup): Promise<void> {
 		await check(row.name, () => {
 			assert(
 				result.code === 0 && run?.status === 'success',
-				`exit code ${result.code}, status ${run?.status}\n${result.stdout.slice(-1500)}${result.stderr.slice(-1500)}`,
+				`exit code ${result.code}${result.signal ? ` (${result.signal})` : ''}, status ${run?.status}\n${result.stdout.slice(-1500)}${result.stderr.slice(-1500)}`,
 			);
 			row.assert(nodeOutput(run), log, setup);
 		});

@@ -475,7 +475,9 @@ export async function freshInstance(
 }
 
 export interface CliResult {
+	/** The exit code; -1 when a signal ended the process (then `signal` names it). */
 	code: number;
+	signal?: string;
 	stdout: string;
 	stderr: string;
 	ms: number;
@@ -495,9 +497,15 @@ export async function n8n(
 		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
 		const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-		child.on('close', (code) => {
+		child.on('close', (code, signal) => {
 			clearTimeout(timer);
-			resolveRun({ code: code ?? -1, stdout, stderr, ms: Date.now() - started });
+			resolveRun({
+				code: code ?? -1,
+				signal: signal ?? undefined,
+				stdout,
+				stderr,
+				ms: Date.now() - started,
+			});
 		});
 	});
 }
