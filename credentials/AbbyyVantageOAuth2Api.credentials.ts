@@ -31,7 +31,8 @@ export class AbbyyVantageOAuth2Api implements ICredentialType {
 		dark: 'file:../icons/abbyyVantage.dark.svg',
 	};
 
-	documentationUrl = 'https://docs.abbyy.com/vantage/developer/authentication/authorization-code-flow';
+	documentationUrl =
+		'https://docs.abbyy.com/vantage/developer/authentication/authorization-code-flow';
 
 	properties: INodeProperties[] = [
 		{
