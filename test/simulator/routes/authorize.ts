@@ -20,13 +20,13 @@ import { ALLOWED_SCOPES } from './auth';
 export const SIGN_IN_PATH = '/auth2/account/login';
 
 /** An authorize error that goes back to the client (RFC 6749 §4.1.2.1). */
-class Redirected extends Error {
-	constructor(
-		readonly error: string,
-		readonly description: string,
-	) {
-		super(error);
-	}
+interface Redirected {
+	error: string;
+	description: string;
+}
+
+function redirected(error: string, description: string): Redirected {
+	return { error, description };
 }
 
 export class AuthorizeArea {
@@ -85,17 +85,15 @@ export class AuthorizeArea {
 			);
 		}
 		const state = q.get('state');
-		try {
-			const request = this.validate(ctx, client, redirectUri, tenantId);
-			return signInPage(this.grants.hold(request));
-		} catch (error) {
-			if (!(error instanceof Redirected)) throw error;
+		const request = this.validate(ctx, client, redirectUri, tenantId);
+		if ('error' in request) {
 			return redirect(redirectUri, {
-				error: error.error,
-				error_description: error.description,
+				error: request.error,
+				error_description: request.description,
 				...(state !== null ? { state } : {}),
 			});
 		}
+		return signInPage(this.grants.hold(request));
 	}
 
 	/** ABBYY's table, field by field; the first field that is wrong is the error. */
@@ -104,26 +102,26 @@ export class AuthorizeArea {
 		client: SimClient,
 		redirectUri: string,
 		tenantId: string | null,
-	): AuthorizeRequest {
+	): AuthorizeRequest | Redirected {
 		const q = ctx.query;
 		if (q.get('response_type') !== 'code')
-			throw new Redirected('unsupported_response_type', 'response_type must be code');
+			return redirected('unsupported_response_type', 'response_type must be code');
 		const scope = (q.get('scope') ?? '').split(' ').filter(Boolean);
 		const unknown = scope.find((s) => !ALLOWED_SCOPES.has(s));
-		if (unknown) throw new Redirected('invalid_scope', `Invalid scope: ${unknown}`);
-		if (!scope.includes('openid')) throw new Redirected('invalid_scope', 'openid is required');
+		if (unknown) return redirected('invalid_scope', `Invalid scope: ${unknown}`);
+		if (!scope.includes('openid')) return redirected('invalid_scope', 'openid is required');
 		if (scope.includes('offline_access') && client.allowOfflineAccess === false)
-			throw new Redirected('invalid_scope', 'The client may not ask for offline_access');
+			return redirected('invalid_scope', 'The client may not ask for offline_access');
 		const codeChallenge = q.get('code_challenge');
-		if (!codeChallenge) throw new Redirected('invalid_request', 'code challenge required');
+		if (!codeChallenge) return redirected('invalid_request', 'code challenge required');
 		if (q.get('code_challenge_method') !== 'S256')
-			throw new Redirected('invalid_request', 'Transform algorithm not supported: use S256');
+			return redirected('invalid_request', 'Transform algorithm not supported: use S256');
 		// A base64url SHA-256 digest: 43 characters (RFC 7636 §4.2).
 		if (!/^[A-Za-z0-9\-_]{43}$/.test(codeChallenge))
-			throw new Redirected('invalid_request', 'Invalid code_challenge');
+			return redirected('invalid_request', 'Invalid code_challenge');
 		const productId = q.get('productId');
 		if (productId !== FIXTURE.productId)
-			throw new Redirected('invalid_request', `Unknown productId ${productId ?? '(none)'}`);
+			return redirected('invalid_request', `Unknown productId ${productId ?? '(none)'}`);
 		return {
 			clientId: client.clientId,
 			redirectUri,
