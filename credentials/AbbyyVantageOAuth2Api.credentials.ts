@@ -37,7 +37,7 @@ export class AbbyyVantageOAuth2Api implements ICredentialType {
 	properties: INodeProperties[] = [
 		{
 			displayName:
-				'Connect my account signs you in on Vantage’s own page (single sign-on included): every transaction, review link and report is then yours. Vantage accepts it only after the OAuth Redirect URL below is added to the API client’s redirect URLs: ask ABBYY support or your tenant administrator.',
+				'Connecting signs you in on Vantage’s own page (single sign-on included): every transaction, review link and report is then yours. Vantage accepts it only once n8n’s OAuth Redirect URL is among the API client’s redirect URLs: ask ABBYY support or your tenant administrator to add it.',
 			name: 'redirectNotice',
 			type: 'notice',
 			default: '',

@@ -410,7 +410,8 @@ async function connectOAuth2InEditor(
 	await fill('clientSecret', FIXTURE.clientSecret);
 	await screenshot('oauth2-credential');
 	await page.locator('[data-test-id="credential-save-button"]').click();
-	const connectButton = dialog.getByRole('button', { name: 'Connect my account' });
+	// n8n 2.41 labels it "Connect" (in a "Connect your account" banner); 1.x "Connect my account".
+	const connectButton = dialog.getByRole('button', { name: /^(Connect|Connect my account)$/ });
 	await connectButton.waitFor({ timeout: 30_000 });
 	const popupOpened = page.waitForEvent('popup', { timeout: 30_000 });
 	await connectButton.click();
