@@ -21,6 +21,20 @@ export const TEST_PATH = '/api/publicapi/v1/catalogs';
 
 export const DEFAULT_SCOPE = 'openid permissions global.wildcard';
 
+/**
+ * The scope the OAuth2 (authorization code) credential asks for: ABBYY's scope plus
+ * `offline_access`, which ABBYY's token request lists and without which no refresh token is
+ * issued (docs.abbyy.com/vantage/developer/authentication/authorization-code-flow). n8n sends the
+ * scope only with the authorize request, so it goes there.
+ */
+export const DEFAULT_OAUTH2_SCOPE = `${DEFAULT_SCOPE} offline_access`;
+
+/**
+ * The `productId` query parameter of Vantage's authorize request: "the Vantage identifier" (same
+ * page). ABBYY says it may change, so the credential keeps it in a field.
+ */
+export const VANTAGE_PRODUCT_ID = 'a8548c9b-cb90-4c66-8567-d7372bb9b963';
+
 /** `Error.name` of a sign-in failure thrown by the credential. */
 export const SIGN_IN_ERROR_NAME = 'VantageSignInError';
 
@@ -60,10 +74,18 @@ export function redact(text: string, secrets: unknown[]): string {
 }
 
 /**
- * The credential Test button's base URL as an n8n expression (a declarative test request cannot
- * call code), built from the same region table.
+ * The base URL as the body of an n8n expression over a credential's fields: `$credentials` in a
+ * test request, `$self` in a credential's own hidden field. Built from the same region table.
  */
-export const TEST_BASE_URL_EXPRESSION = `={{ $credentials.region === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : (${JSON.stringify(REGION_HOSTS)})[$credentials.region] }}`;
+export function baseUrlExpression(fields: '$credentials' | '$self'): string {
+	return `(${fields}.region === "custom" ? String(${fields}.baseUrl).trim().replace(/\\/+$/, "") : (${JSON.stringify(REGION_HOSTS)})[${fields}.region])`;
+}
+
+/**
+ * The credential Test button's base URL as an n8n expression (a declarative test request cannot
+ * call code).
+ */
+export const TEST_BASE_URL_EXPRESSION = `={{ ${baseUrlExpression('$credentials')} }}`;
 
 /** Thrown for a base URL that must not be used; the caller turns it into an n8n error. */
 export class BaseUrlError extends Error {
@@ -129,6 +151,17 @@ export function baseUrlProblem(credentials: {
 	} catch (error) {
 		return (error as Error).message;
 	}
+}
+
+/**
+ * Where an OAuth2 endpoint of Vantage's authorization server lives, as an n8n expression over the
+ * credential's own fields (`$self`): `/auth2/connect/<endpoint>`, or the tenant's
+ * `/auth2/{tenantId}/connect/<endpoint>` when Tenant ID is set, as the tenant's discovery document
+ * (`/auth2/{tenantId}/.well-known/openid-configuration`) names them. Same rules as `tokenUrl`.
+ */
+export function oauthEndpointExpression(endpoint: 'authorize' | 'token'): string {
+	const tenant = 'String($self.tenantId ?? "").trim()';
+	return `={{ ${baseUrlExpression('$self')} + (${tenant} ? "/auth2/" + encodeURIComponent(${tenant}) : "/auth2") + "/connect/${endpoint}" }}`;
 }
 
 /** The OAuth2 token endpoint; tenant-specific when a tenant id is set. */

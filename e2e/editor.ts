@@ -4,8 +4,9 @@
  * `npm run test:editor`: opens the editor of a real n8n (the e2e host) in Debian's Chromium through
  * playwright-core (never a browser download), adds the ABBYY Vantage node, switches through every
  * resource and operation, asserts which fields are shown and hidden, then adds the ABBYY Vantage
- * Trigger to a new workflow (its events, their fields, Fetch Test Event), and saves a screenshot of
- * each to e2e/.work/test-artifacts/editor/. Ends with `N passed, M failed`.
+ * Trigger to a new workflow (its events, their fields, Fetch Test Event), creates an ABBYY Vantage
+ * OAuth2 API credential and connects it through the simulator's sign-in page in n8n's pop-up, and
+ * saves a screenshot of each to e2e/.work/test-artifacts/editor/. Ends with `N passed, M failed`.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 
 import { chromium, type Page } from 'playwright-core';
 
+import { FIXTURE } from '../test/simulator/simulator';
 import { check, finish } from './lib/checks';
 import { ROOT, WORK } from './lib/n8n';
 import { signIn } from './lib/server';
@@ -368,6 +370,63 @@ const screens: Screen[] = [
 	},
 ];
 
+/**
+ * Create an ABBYY Vantage OAuth2 API credential in the editor (Credentials → Create credential),
+ * pointed at the simulator, save it, click Connect my account, sign the SSO user in on the
+ * simulator's sign-in page in the pop-up n8n opens, and wait until the credential shows
+ * "Account connected".
+ */
+async function connectOAuth2InEditor(
+	page: Page,
+	simUrl: string,
+	callback: string,
+	screenshot: (name: string) => Promise<unknown>,
+): Promise<void> {
+	const base = new URL(callback).origin;
+	await page.goto(`${base}/home/credentials/create`);
+	const typeSelect = page.locator('[data-test-id="new-credential-type-select"]').first();
+	await typeSelect.waitFor({ timeout: 30_000 });
+	await typeSelect.click();
+	await page.keyboard.type('ABBYY Vantage OAuth2');
+	await page
+		.locator('[data-test-id="new-credential-type-select-option"]')
+		.filter({ hasText: 'ABBYY Vantage OAuth2 API' })
+		.first()
+		.click();
+	await page.locator('[data-test-id="new-credential-type-button"]').click();
+	const dialog = page.locator('[data-test-id="credential-edit-dialog"]');
+	await dialog.waitFor({ timeout: 30_000 });
+	// The OAuth Redirect URL n8n shows is the one the simulator whitelisted.
+	const dialogText = await dialog.innerText();
+	if (!dialogText.includes(callback))
+		throw new Error(`the credential does not show the redirect URL ${callback}`);
+	await selectOption(page, 'region', 'Custom');
+	const fill = async (name: string, value: string) => {
+		const input = dialog.locator(`[data-test-id="parameter-input-${name}"] input`).first();
+		await input.fill(value);
+	};
+	await fill('baseUrl', simUrl);
+	await fill('clientId', FIXTURE.clientId);
+	await fill('clientSecret', FIXTURE.clientSecret);
+	await screenshot('oauth2-credential');
+	await page.locator('[data-test-id="credential-save-button"]').click();
+	// n8n 2.41 labels it "Connect" (in a "Connect your account" banner); 1.x "Connect my account".
+	const connectButton = dialog.getByRole('button', { name: /^(Connect|Connect my account)$/ });
+	await connectButton.waitFor({ timeout: 30_000 });
+	const popupOpened = page.waitForEvent('popup', { timeout: 30_000 });
+	await connectButton.click();
+	const popup = await popupOpened;
+	await popup.locator('input[name="username"]').waitFor({ timeout: 30_000 });
+	if (!popup.url().startsWith(`${simUrl}/auth2/connect/authorize?`))
+		throw new Error(`the pop-up opened ${popup.url()}`);
+	await popup.screenshot({ path: join(ARTIFACTS, 'oauth2-sign-in.png') });
+	await popup.locator('input[name="username"]').fill(FIXTURE.ssoUsername);
+	await popup.locator('input[name="password"]').fill(FIXTURE.password);
+	await popup.getByRole('button', { name: 'Sign In' }).click();
+	await page.locator('[data-test-id="oauth-connect-success-banner"]').waitFor({ timeout: 60_000 });
+	await screenshot('oauth2-connected');
+}
+
 async function selectOption(page: Page, parameter: string, option: string): Promise<void> {
 	await page.locator(`[data-test-id="parameter-input-${parameter}"]`).first().click();
 	// An option's accessible name includes its description; match its title exactly.
@@ -520,8 +579,12 @@ async function main(): Promise<void> {
 	const { instance, sim } = await setUp({ includeE2eWorkflows: false });
 	const port = Number(instance.env.N8N_PORT);
 	const url = `http://127.0.0.1:${port}`;
+	// n8n's OAuth callback on the address the browser uses (its session cookie is for 127.0.0.1),
+	// whitelisted for the simulator's API client as ABBYY support would.
+	const oauthCallback = `${url}/rest/oauth2-credential/callback`;
+	sim.allowRedirectUri(oauthCallback);
 	const server = spawn('n8n', ['start'], {
-		env: { ...instance.env, N8N_LOG_LEVEL: 'warn' },
+		env: { ...instance.env, N8N_LOG_LEVEL: 'warn', N8N_EDITOR_BASE_URL: url },
 		stdio: ['ignore', 'ignore', 'inherit'],
 	});
 	const browser = await chromium.launch({
@@ -1135,6 +1198,23 @@ async function main(): Promise<void> {
 					throw new Error(`output has no ${latest}: ${text.slice(0, 400)}`);
 				if (!sim.requestsTo('GetCompletedTransactions').length)
 					throw new Error('the simulator got no GetCompletedTransactions request');
+			},
+		);
+		await check(
+			'ABBYY Vantage OAuth2 API: created in the editor, Connect my account signs in on Vantage’s page in the pop-up, the credential is connected',
+			async () => {
+				sim.clearLog();
+				await connectOAuth2InEditor(page, sim.url, oauthCallback, screenshot);
+				const counts = sim.oauthCounts();
+				if (counts.codesExchanged !== 1)
+					throw new Error(
+						`codes exchanged: ${counts.codesExchanged} (issued ${counts.codesIssued})`,
+					);
+				const exchange = sim
+					.requestsTo('Token')
+					.find((r) => (r.body as Record<string, string>).grant_type === 'authorization_code');
+				if (exchange?.status !== 200)
+					throw new Error(`the code exchange answered ${exchange?.status ?? 'nothing'}`);
 			},
 		);
 	} finally {

@@ -24,6 +24,7 @@ import {
 	SYNC_CATALOG,
 	type VendorRecord,
 } from './lib/vendors';
+import { oauthSuite } from './oauth';
 import { pairingSuite } from './pairing';
 import { qualitySuite } from './quality';
 import { triggerSuite } from './trigger';
@@ -1015,6 +1016,8 @@ async function main(): Promise<void> {
 	if (FULL_SCOPE) await pairingSuite(setup);
 	// The trigger inside n8n started as a server, on the same user folder (./trigger.ts).
 	await triggerSuite(setup);
+	// Last: it expires every token and revokes the refresh tokens on the simulator (./oauth.ts).
+	await oauthSuite(setup);
 
 	await sim.stop();
 	console.log(`\n[e2e] finished in ${Math.round((Date.now() - started) / 1000)} s`);

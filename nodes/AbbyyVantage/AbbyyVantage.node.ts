@@ -10,6 +10,7 @@ import { requestOptionsProperty } from './params/requestOptions';
 import { resourceOptions, resourceProperties, router } from './actions/router';
 import { searchCatalogs, searchSkills } from './methods/listSearch';
 import { getCatalogColumns } from './methods/resourceMapping';
+import { authenticationProperty, credentialDescriptions } from './transport/auth';
 
 export class AbbyyVantage implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,8 +29,9 @@ export class AbbyyVantage implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'abbyyVantageApi', required: true }],
+		credentials: credentialDescriptions,
 		properties: [
+			authenticationProperty,
 			{
 				displayName: 'Resource',
 				name: 'resource',

@@ -8,6 +8,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { searchSkills } from '../AbbyyVantage/methods/listSearch';
 import { VantageClient } from '../AbbyyVantage/transport';
+import { authenticationProperty, credentialDescriptions } from '../AbbyyVantage/transport/auth';
 import { oneAtATime } from './gate';
 import { EVENTS, eventProperties, isEventName } from './events';
 
@@ -36,8 +37,8 @@ export class AbbyyVantageTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'abbyyVantageApi', required: true }],
-		properties: eventProperties,
+		credentials: credentialDescriptions,
+		properties: [authenticationProperty, ...eventProperties],
 	};
 
 	methods = { listSearch: { searchSkills } };

@@ -4,7 +4,11 @@
  * ExecuteContext and request helpers), not through hand-written fakes. The one piece n8n's CLI
  * normally supplies, the credentials helper, is reproduced here from n8n's own
  * `CredentialsHelper`: it runs `preAuthentication` when the expirable token is empty or after a
- * 401, stores what it returns, and resolves the generic `authenticate` expressions.
+ * 401, stores what it returns, and resolves the generic `authenticate` expressions. For the OAuth2
+ * credential it does what n8n's CLI does for `oAuth2Api` types: names `oAuth2Api` as its parent
+ * (so n8n-core signs with the stored `oauthTokenData` and refreshes through client-oauth2),
+ * applies the credential's defaults over the inherited ones and resolves its `$self` expressions,
+ * and stores refreshed token data.
  */
 import { createRequire } from 'node:module';
 import {
@@ -16,6 +20,7 @@ import {
 } from 'n8n-core';
 import {
 	ICredentialsHelper,
+	NodeHelpers,
 	ObservableObject,
 	Workflow,
 	WorkflowExpression,
@@ -41,9 +46,15 @@ import {
 } from 'n8n-workflow';
 
 import { AbbyyVantageApi } from '../../credentials/AbbyyVantageApi.credentials';
+import { AbbyyVantageOAuth2Api } from '../../credentials/AbbyyVantageOAuth2Api.credentials';
 import { AbbyyVantage } from '../../nodes/AbbyyVantage/AbbyyVantage.node';
 import { AbbyyVantageTrigger } from '../../nodes/AbbyyVantageTrigger/AbbyyVantageTrigger.node';
-import { fixtureCredentialData, type VantageSimulator } from '../simulator/simulator';
+import { connect, type TokenSet } from '../helpers/oauth';
+import {
+	fixtureCredentialData,
+	fixtureOAuth2CredentialData,
+	type VantageSimulator,
+} from '../simulator/simulator';
 
 export const NODE_TYPE = 'n8n-nodes-abbyy-vantage.abbyyVantage';
 export const NODE_NAME = 'ABBYY Vantage';
@@ -51,6 +62,45 @@ let credentialStores = 0;
 
 const nodeType = new AbbyyVantage();
 const credentialType = new AbbyyVantageApi();
+const oauth2Type = new AbbyyVantageOAuth2Api();
+
+export const API_CREDENTIAL_TYPE = credentialType.name;
+export const OAUTH2_CREDENTIAL_TYPE = oauth2Type.name;
+
+/**
+ * What the OAuth2 credential inherits from n8n-nodes-base's `oAuth2Api` (OAuth2Api.credentials.ts,
+ * n8n 2.41; fields marked doNotInherit are not inherited), as n8n's CredentialsHelper merges a
+ * parent's properties under the child's (NodeHelpers.mergeNodeProperties: the child's win).
+ */
+const OAUTH2_API_PROPERTIES: INodeProperties[] = [
+	{ displayName: 'DCR', name: 'useDynamicClientRegistration', type: 'hidden', default: false },
+	{ displayName: 'Grant Type', name: 'grantType', type: 'string', default: 'authorizationCode' },
+	{ displayName: 'Authorization URL', name: 'authUrl', type: 'string', default: '' },
+	{ displayName: 'Access Token URL', name: 'accessTokenUrl', type: 'string', default: '' },
+	{ displayName: 'Client ID', name: 'clientId', type: 'string', default: '' },
+	{
+		displayName: 'Authentication',
+		name: 'clientCredentialType',
+		type: 'hidden',
+		default: 'clientSecret',
+	},
+	{ displayName: 'Client Secret', name: 'clientSecret', type: 'string', default: '' },
+	{ displayName: 'Private Key', name: 'privateKey', type: 'hidden', default: '' },
+	{ displayName: 'Certificate', name: 'certificate', type: 'hidden', default: '' },
+	{ displayName: 'Scope', name: 'scope', type: 'string', default: '' },
+	{
+		displayName: 'Auth URI Query Parameters',
+		name: 'authQueryParameters',
+		type: 'string',
+		default: '',
+	},
+	{ displayName: 'Authentication', name: 'authentication', type: 'string', default: 'header' },
+];
+
+function oauth2Properties(): INodeProperties[] {
+	const own = new Set(oauth2Type.properties.map((p) => p.name));
+	return [...OAUTH2_API_PROPERTIES.filter((p) => !own.has(p.name)), ...oauth2Type.properties];
+}
 
 const nodeTypes: INodeTypes = {
 	getByName: (type: string) =>
@@ -64,12 +114,22 @@ const nodeTypes: INodeTypes = {
 export class CredentialStore {
 	data: ICredentialDataDecryptedObject;
 	preAuthenticationCalls = 0;
+	/** OAuth2: how often n8n stored refreshed token data (one per refresh). */
+	tokenUpdates = 0;
 	/** Each store is its own credential, as two credentials in n8n have two ids. */
 	readonly id = `cred-${++credentialStores}`;
 
-	constructor(data: ICredentialDataDecryptedObject) {
-		this.data = { accessToken: '', ...data };
+	constructor(
+		data: ICredentialDataDecryptedObject,
+		/** The credential's type: the ABBYY Vantage API credential, or the OAuth2 one. */
+		readonly type: string = API_CREDENTIAL_TYPE,
+	) {
+		this.data = type === API_CREDENTIAL_TYPE ? { accessToken: '', ...data } : { ...data };
+		this.authentication = type === OAUTH2_CREDENTIAL_TYPE ? 'oAuth2' : 'vantageApi';
 	}
+
+	/** The node's Authentication value that chooses this credential. */
+	readonly authentication: 'vantageApi' | 'oAuth2';
 }
 
 export function simulatorCredentials(
@@ -82,13 +142,34 @@ export function simulatorCredentials(
 	});
 }
 
+/**
+ * An ABBYY Vantage OAuth2 API credential for the fixture tenant, connected: its `oauthTokenData`
+ * is what n8n stores after Connect my account (the token endpoint's answer), from a real sign-in
+ * through the simulator's authorize page (`tokens` to start from other data).
+ */
+export async function oauth2Credentials(
+	sim: VantageSimulator,
+	overrides: IDataObject = {},
+	tokens?: IDataObject,
+): Promise<CredentialStore> {
+	const oauthTokenData = tokens ?? ((await connect(sim.url)) as TokenSet as unknown as IDataObject);
+	return new CredentialStore(
+		{
+			...fixtureOAuth2CredentialData(sim.url),
+			oauthTokenData,
+			...(overrides as ICredentialDataDecryptedObject),
+		},
+		OAUTH2_CREDENTIAL_TYPE,
+	);
+}
+
 class TestCredentialsHelper extends ICredentialsHelper {
 	constructor(private readonly store: CredentialStore) {
 		super();
 	}
 
-	getParentTypes(): string[] {
-		return [];
+	getParentTypes(typeName: string): string[] {
+		return typeName === OAUTH2_CREDENTIAL_TYPE ? ['oAuth2Api'] : [];
 	}
 
 	isCredentialUsableByNode(): boolean {
@@ -156,8 +237,21 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		throw new Error('not used');
 	}
 
-	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
-		return { ...this.store.data };
+	async getDecrypted(
+		_additionalData?: unknown,
+		_nodeCredentials?: unknown,
+		typeName?: string,
+		_mode?: unknown,
+		_executeData?: unknown,
+		raw?: boolean,
+	): Promise<ICredentialDataDecryptedObject> {
+		if (typeName !== undefined && typeName !== this.store.type) {
+			throw new Error(
+				`the node asked for ${typeName}; the test's credential is ${this.store.type}`,
+			);
+		}
+		if (raw || this.store.type !== OAUTH2_CREDENTIAL_TYPE) return { ...this.store.data };
+		return resolveOAuth2Credential(this.store.data);
 	}
 
 	async updateCredentials(
@@ -168,11 +262,54 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		this.store.data = { ...data };
 	}
 
-	async updateCredentialsOauthTokenData(): Promise<void> {}
-
-	getCredentialsProperties(): INodeProperties[] {
-		return credentialType.properties;
+	/** As n8n's CredentialsHelper: only `oauthTokenData` is written back. */
+	async updateCredentialsOauthTokenData(
+		_n: INodeCredentialsDetails,
+		_t: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
+		this.store.tokenUpdates++;
+		this.store.data = { ...this.store.data, oauthTokenData: data.oauthTokenData };
 	}
+
+	getCredentialsProperties(typeName: string): INodeProperties[] {
+		return typeName === OAUTH2_CREDENTIAL_TYPE ? oauth2Properties() : credentialType.properties;
+	}
+}
+
+/**
+ * The OAuth2 credential as n8n's CredentialsHelper.applyDefaultsAndOverwrites gives it to a node:
+ * the stored hidden URL and grant fields dropped (OAUTH_PINNED_FIELDS), defaults applied, every
+ * `$self` expression resolved over the result, the stored `oauthTokenData` kept.
+ */
+export function resolveOAuth2Credential(
+	stored: ICredentialDataDecryptedObject,
+): ICredentialDataDecryptedObject {
+	const properties = oauth2Properties();
+	const data = { ...stored };
+	for (const field of ['authUrl', 'accessTokenUrl', 'grantType', 'authentication']) {
+		if (properties.some((p) => p.name === field && p.type === 'hidden')) delete data[field];
+	}
+	const withDefaults = NodeHelpers.getNodeParameters(
+		properties,
+		data as INodeParameters,
+		true,
+		false,
+		null,
+		null,
+	) as ICredentialDataDecryptedObject;
+	const node = makeNode({});
+	const resolved = makeWorkflow(node).expression.getComplexParameterValue(
+		node,
+		withDefaults as INodeParameters,
+		'internal',
+		{},
+		undefined,
+		undefined,
+		withDefaults as IDataObject,
+	) as ICredentialDataDecryptedObject;
+	if (stored.oauthTokenData !== undefined) resolved.oauthTokenData = stored.oauthTokenData;
+	return resolved;
 }
 
 // n8n-core ships its own copies of the DI container and HTTP stack; services must come from them.
@@ -250,6 +387,7 @@ function makeNode(
 	parameters: INodeParameters,
 	continueOnFail = false,
 	credentialId = 'cred-0',
+	credentialTypeName: string = API_CREDENTIAL_TYPE,
 ): INode {
 	return {
 		id: 'node-1',
@@ -258,9 +396,21 @@ function makeNode(
 		typeVersion: 1,
 		position: [0, 0],
 		parameters,
-		credentials: { abbyyVantageApi: { id: credentialId, name: 'ABBYY Vantage account' } },
+		credentials: { [credentialTypeName]: { id: credentialId, name: 'ABBYY Vantage account' } },
 		...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
+}
+
+/**
+ * The parameters with the Authentication that chooses `credentials` (unless the test sets it):
+ * the same operation runs with either credential.
+ */
+function withAuthentication(
+	parameters: INodeParameters,
+	credentials: CredentialStore,
+): INodeParameters {
+	if ('authentication' in parameters || credentials.type === API_CREDENTIAL_TYPE) return parameters;
+	return { authentication: credentials.authentication, ...parameters };
 }
 
 function makeWorkflow(node: INode, timezone = 'UTC'): Workflow {
@@ -351,9 +501,10 @@ function loadOptionsContext(
 	path: string,
 ) {
 	const node = makeNode(
-		{ resource: 'catalogRecord', operation: 'add', ...parameters },
+		withAuthentication({ resource: 'catalogRecord', operation: 'add', ...parameters }, credentials),
 		false,
 		credentials.id,
+		credentials.type,
 	);
 	return new LoadOptionsContext(makeWorkflow(node), node, makeAdditionalData(credentials), path);
 }
@@ -384,7 +535,12 @@ export async function countEvaluations<T>(
 /** Execute the node once inside n8n's WorkflowExecute and return what n8n recorded. */
 export async function runNode(options: RunOptions): Promise<RunResult> {
 	await initBinaryData();
-	const node = makeNode(options.parameters, options.continueOnFail, options.credentials.id);
+	const node = makeNode(
+		withAuthentication(options.parameters, options.credentials),
+		options.continueOnFail,
+		options.credentials.id,
+		options.credentials.type,
+	);
 	const workflow = makeWorkflow(node, options.timezone);
 	// Every run is its own execution, as in n8n (the node keeps per-execution state).
 	const executionId = `exec-${++executions}`;
@@ -549,9 +705,9 @@ export async function runPoll(options: {
 		type: TRIGGER_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: options.parameters,
+		parameters: withAuthentication(options.parameters, options.credentials),
 		credentials: {
-			abbyyVantageApi: { id: options.credentials.id, name: 'ABBYY Vantage account' },
+			[options.credentials.type]: { id: options.credentials.id, name: 'ABBYY Vantage account' },
 		},
 	};
 	const workflow = new Workflow({

@@ -48,7 +48,12 @@ describe('auth', () => {
 			'invalid_scope',
 			'Invalid scope: admin.everything',
 		],
-		['other grant type', { grant_type: 'authorization_code' }, 'unsupported_grant_type', undefined],
+		[
+			'other grant type',
+			{ grant_type: 'urn:ietf:params:oauth:grant-type:device_code' },
+			'unsupported_grant_type',
+			undefined,
+		],
 	])('%s → 400 %s', async (_name, overrides, error, description) => {
 		const res = await requestToken(s.sim, overrides);
 		expect(res.status).toBe(400);

@@ -65,6 +65,23 @@ function command(
 		case 'POST /__simulator/revoke-tokens':
 			sim.revokeTokens();
 			return ok();
+		case 'POST /__simulator/expire-tokens':
+			// { afterRequests? }: every access token issued so far expires now, or as the
+			// afterRequests-th API request from now arrives (refresh tokens stay good).
+			if (body.afterRequests === undefined) sim.expireTokens();
+			else sim.expireTokensAfter(Number(body.afterRequests));
+			return ok();
+		case 'POST /__simulator/redirect-uris':
+			// { uri, clientId? }: whitelist a redirect URI for the authorize endpoint.
+			if (typeof body.uri !== 'string') throw new Error('uri must be a string');
+			sim.allowRedirectUri(
+				body.uri,
+				typeof body.clientId === 'string' ? body.clientId : undefined,
+			);
+			return ok();
+		case 'POST /__simulator/revoke-refresh-tokens':
+			sim.revokeRefreshTokens();
+			return ok();
 		case 'POST /__simulator/token-lifetime':
 			// { seconds }: the `expires_in` of tokens issued from now on; once that lifetime has run
 			// out, the API answers 401 for them (tokens issued before keep the lifetime they got).

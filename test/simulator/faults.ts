@@ -1,5 +1,5 @@
 /** Programmable faults: scripted per route, or drawn at random from a seeded generator. */
-import type { RouteId } from './http';
+import { AUTH_ROUTES, type RouteId } from './http';
 
 export type Fault =
 	/** Answer with this status instead of handling the request (429, 5xx, 401, 403, 404, 400 …). */
@@ -56,7 +56,9 @@ export class FaultTable {
 	 */
 	take(route: RouteId | null): Fault | null {
 		const rule = this.rules.find(
-			(f) => (f.route === '*' ? route !== 'Token' : f.route === route) && f.hits < f.times,
+			(f) =>
+				(f.route === '*' ? route === null || !AUTH_ROUTES.has(route) : f.route === route) &&
+				f.hits < f.times,
 		);
 		if (rule) {
 			if (rule.skip > 0) {
@@ -67,7 +69,7 @@ export class FaultTable {
 			return rule.fault;
 		}
 		const random = this.random;
-		if (random && route !== null && route !== 'Token' && random.next() < random.rate) {
+		if (random && route !== null && !AUTH_ROUTES.has(route) && random.next() < random.rate) {
 			return random.faults[Math.floor(random.next() * random.faults.length)];
 		}
 		return null;

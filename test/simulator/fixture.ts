@@ -8,15 +8,28 @@ export interface SimUser {
 	tenants: string[];
 	/** Reporting needs TenantAdministrator or ProcessingSupervisor. */
 	roles: string[];
+	/**
+	 * The user signs in through the tenant's external identity provider (SAML/SSO): no Vantage
+	 * password, so the password grant refuses them (invalid_grant); the sign-in page (the identity
+	 * provider's, here) takes `password`.
+	 */
+	sso?: boolean;
 }
 
 export interface SimClient {
 	clientId: string;
 	clientSecret: string;
-	/** OAuth2 grants the client may use (default: password and client_credentials). */
-	grants?: Array<'password' | 'client_credentials'>;
+	/** OAuth2 grants the client may use (default: all three). */
+	grants?: Array<'password' | 'client_credentials' | 'authorization_code'>;
 	/** The user a client_credentials token acts as (its tenant and roles); default the fixture user. */
 	serviceUser?: string;
+	/**
+	 * Redirect URIs the authorize endpoint accepts, compared exactly (ABBYY support whitelists
+	 * them); default FIXTURE.redirectUri. `VantageSimulator.allowRedirectUri` adds one.
+	 */
+	redirectUris?: string[];
+	/** A refresh token is issued only to clients allowed offline access (default true). */
+	allowOfflineAccess?: boolean;
 }
 
 /** The default tenant the tests, demo and examples use. None of these are real secrets. */
@@ -31,7 +44,15 @@ export const FIXTURE = {
 	secondTenantId: 'c0a80101-0000-4000-8000-000000000002',
 	/** A user without reporting roles. */
 	operatorUsername: 'operator@example.com',
+	/** A user who signs in through the tenant's identity provider (SSO): no password grant. */
+	ssoUsername: 'sso.user@example.com',
 	scope: 'openid permissions global.wildcard',
+	/** The OAuth2 credential's default scope: ABBYY's, plus offline_access for a refresh token. */
+	oauthScope: 'openid permissions global.wildcard offline_access',
+	/** ABBYY's `productId` for the authorize request (the Vantage identifier). */
+	productId: 'a8548c9b-cb90-4c66-8567-d7372bb9b963',
+	/** n8n's OAuth callback on its default address: the fixture client's whitelisted redirect URI. */
+	redirectUri: 'http://localhost:5678/rest/oauth2-credential/callback',
 	/** Process skill 'Invoice Processing': classify-skill + invoice-skill, two documents per file. */
 	processSkillId: 'process-skill',
 	/**
@@ -73,6 +94,22 @@ export function fixtureCredentialData(baseUrl: string): Record<string, string> {
 	};
 }
 
+/**
+ * The ABBYY Vantage OAuth2 API credential's fields for the fixture tenant on a simulator at
+ * `baseUrl`, before Connect my account (no token yet).
+ */
+export function fixtureOAuth2CredentialData(baseUrl: string): Record<string, string> {
+	return {
+		region: 'custom',
+		baseUrl,
+		tenantId: '',
+		clientId: FIXTURE.clientId,
+		clientSecret: FIXTURE.clientSecret,
+		vantageScope: FIXTURE.oauthScope,
+		productId: FIXTURE.productId,
+	};
+}
+
 export function defaultUsers(): SimUser[] {
 	return [
 		{
@@ -92,6 +129,13 @@ export function defaultUsers(): SimUser[] {
 			password: FIXTURE.password,
 			tenants: [FIXTURE.tenantId],
 			roles: ['Operator'],
+		},
+		{
+			username: FIXTURE.ssoUsername,
+			password: FIXTURE.password,
+			tenants: [FIXTURE.tenantId],
+			roles: ['TenantAdministrator'],
+			sso: true,
 		},
 	];
 }

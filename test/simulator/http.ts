@@ -13,8 +13,13 @@ import type { Token } from './tokens';
 
 /** The vendor's operationIds (OpenAPI), one group per area in `./routes/`. */
 export type RouteId =
-	// routes/auth.ts (not in the OpenAPI documents; docs.abbyy.com, authentication)
+	// routes/auth.ts and routes/authorize.ts (not in the OpenAPI documents; docs.abbyy.com,
+	// authentication): the token endpoint, the authorize endpoint, its sign-in page's form and the
+	// tenant's OIDC discovery document
 	| 'Token'
+	| 'Authorize'
+	| 'SignIn'
+	| 'Discovery'
 	// routes/reporting.ts (test/fixtures/openapi/vantage-reporting-v2.json)
 	| 'CreateTransactionStepsExportRequest'
 	| 'ListExportRequests'
@@ -61,6 +66,17 @@ export type RouteId =
 	| 'DeleteRecords'
 	// routes/invites.ts (tag Invites)
 	| 'CreateInvite';
+
+/**
+ * The authorization server's routes: no Bearer token, no simulated latency or rate limit, spared
+ * by '*' and random faults (a fault plan aims at the API calls; signing in still works).
+ */
+export const AUTH_ROUTES: ReadonlySet<RouteId> = new Set<RouteId>([
+	'Token',
+	'Authorize',
+	'SignIn',
+	'Discovery',
+]);
 
 export type Reply =
 	| { status: number; json: unknown }

@@ -82,7 +82,7 @@ function queryToObject(query: URLSearchParams): Record<string, string | string[]
 	return out;
 }
 
-const SECRET_FORM_FIELDS = ['password', 'client_secret'];
+const SECRET_FORM_FIELDS = ['password', 'client_secret', 'code', 'code_verifier', 'refresh_token'];
 
 function maskHeaders(headers: IncomingMessage['headers']): Record<string, string> {
 	const out: Record<string, string> = {};

@@ -11,6 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { FaultTable, type Fault } from './faults';
 import { defaultUsers, FIXTURE, type SimClient, type SimUser } from './fixture';
 import {
+	AUTH_ROUTES,
 	bare,
 	HttpProblem,
 	notFound,
@@ -103,6 +104,8 @@ export class SimulatorCore {
 	private readonly routes: Route[] = [];
 	private server: Server | null = null;
 	private readonly sockets = new Set<Socket>();
+	/** API requests still to arrive before every access token expires (see `expireTokensAfter`). */
+	private expiryCountdown: number | null = null;
 	/** API requests being handled now (refusals and the token endpoint not counted). */
 	private inFlightNow = 0;
 	private inFlightPeak = 0;
@@ -148,6 +151,17 @@ export class SimulatorCore {
 	/** API requests being handled now, and the most at once since the last `resetInFlightPeak`. */
 	inFlight(): { now: number; peak: number } {
 		return { now: this.inFlightNow, peak: this.inFlightPeak };
+	}
+
+	/**
+	 * Every access token issued so far expires as the `requests`-th API request from now arrives:
+	 * that request and every one still being handled (they check their token after the simulated
+	 * latency) or sent after it get 401, as when a token runs out in the middle of a run.
+	 */
+	expireTokensAfter(requests: number): void {
+		if (!Number.isInteger(requests) || requests < 1)
+			throw new Error(`requests must be a whole number of at least 1, not ${requests}`);
+		this.expiryCountdown = requests;
 	}
 
 	resetInFlightPeak(): void {
@@ -229,12 +243,17 @@ export class SimulatorCore {
 				entry.route = match.route.id;
 				entry.params = match.params;
 			}
-			if (route?.id !== 'Token') {
+			const authRoute = route !== null && AUTH_ROUTES.has(route.id);
+			if (!authRoute) {
 				const limit = this.options.rateLimit;
 				if (limit && this.inFlightNow >= limit.maxInFlight) {
 					await this.refuseForLoad(req, entry, limit);
 				}
 				admitted = true;
+				if (this.expiryCountdown !== null && --this.expiryCountdown === 0) {
+					this.expiryCountdown = null;
+					this.tokens.expireAll();
+				}
 				this.inFlightNow++;
 				this.inFlightPeak = Math.max(this.inFlightPeak, this.inFlightNow);
 			}
@@ -248,7 +267,7 @@ export class SimulatorCore {
 				}
 			}
 			entry.body = this.options.logBodies
-				? logBody(req, rawBody, route?.id === 'Token')
+				? logBody(req, rawBody, authRoute)
 				: '(not logged)';
 			const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
 			const token = bearer ? this.tokens.find(bearer) : undefined;
@@ -257,7 +276,7 @@ export class SimulatorCore {
 			const fault = this.faults.take(route?.id ?? null);
 			if (fault) entry.fault = fault.kind;
 			if (fault?.kind === 'delay') await sleep(fault.ms);
-			if (this.options.latencyMs > 0 && route?.id !== 'Token') await sleep(this.options.latencyMs);
+			if (this.options.latencyMs > 0 && !authRoute) await sleep(this.options.latencyMs);
 			if (fault?.kind === 'reset' && !fault.after && fault.afterBytes === undefined) {
 				entry.status = 0;
 				req.socket.destroy();

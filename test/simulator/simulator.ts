@@ -31,7 +31,9 @@ import type { LoggedRequest } from './log';
 import { Processing, type Outcome, type SeedOptions } from './processing/lifecycle';
 import type { TransactionScript } from './processing/state';
 import { transactionRecord, type TransactionRecord } from './processing/view';
+import { OAuthGrants } from './oauth';
 import { AuthArea } from './routes/auth';
+import { AuthorizeArea, redirectUrisOf } from './routes/authorize';
 import { CatalogsArea, type ReindexScript } from './routes/catalogs';
 import { DocumentsArea } from './routes/documents';
 import { InvitesArea, type Invite } from './routes/invites';
@@ -52,7 +54,16 @@ import {
 import { defaultSkills, type SkillDefinition } from './skills';
 
 export type { Fault, FaultRule } from './faults';
-export { FIXTURE, fixtureCredentialData, sampleCsv, type SimClient, type SimUser } from './fixture';
+export {
+	FIXTURE,
+	fixtureCredentialData,
+	fixtureOAuth2CredentialData,
+	sampleCsv,
+	type SimClient,
+	type SimUser,
+} from './fixture';
+export { s256 } from './oauth';
+export { SIGN_IN_PATH } from './routes/authorize';
 export type { RouteId } from './http';
 export type { LoggedRequest } from './log';
 export type { RecordUpsert, StoredRecord } from './catalogs/store';
@@ -75,6 +86,7 @@ export class VantageSimulator {
 	private readonly catalogStore = new CatalogStore();
 	private readonly catalogs: CatalogsArea;
 	private readonly invitesArea = new InvitesArea();
+	private readonly grants = new OAuthGrants();
 
 	constructor(options: SimulatorOptions = {}) {
 		this.core = new SimulatorCore(
@@ -90,6 +102,7 @@ export class VantageSimulator {
 					documents: tx.documents.map((d) => ({ id: d.id, sourceFiles: d.fileIds })),
 				})),
 				tokensIssued: this.core.tokens.count,
+				oauth: { ...this.grants.counts },
 			})),
 		);
 		this.options = this.core.options;
@@ -100,7 +113,8 @@ export class VantageSimulator {
 		this.catalogs = new CatalogsArea(this.catalogStore);
 		// Order matters where paths overlap: /transactions/active before /transactions/{id}.
 		for (const area of [
-			new AuthArea(this.core),
+			new AuthArea(this.core, this.grants),
+			new AuthorizeArea(this.core, this.grants),
 			this.reporting,
 			new QualityReportsArea(this.processing, this.options),
 			this.skills,
@@ -218,6 +232,47 @@ export class VantageSimulator {
 	/** Every access token issued so far, for "no secret leaked" assertions. */
 	issuedTokens(): string[] {
 		return this.core.tokens.accessTokens();
+	}
+
+	/** Every access token issued so far expires now; refresh tokens stay good. */
+	expireTokens(): void {
+		this.core.tokens.expireAll();
+	}
+
+	/**
+	 * Every access token issued so far expires as the `requests`-th API request from now arrives
+	 * (1: the next one): it and the requests in flight with it get 401 (see SimulatorCore).
+	 */
+	expireTokensAfter(requests: number): void {
+		this.core.expireTokensAfter(requests);
+	}
+
+	// ------------------------------------------------------------ OAuth2 (authorization code)
+
+	/**
+	 * Whitelist a redirect URI for a client (default the fixture client), as ABBYY support does
+	 * for an integration's callback: the authorize endpoint accepts it from then on.
+	 */
+	allowRedirectUri(uri: string, clientId: string = FIXTURE.clientId): void {
+		const client = this.options.clients.find((c) => c.clientId === clientId);
+		if (!client) throw new Error(`no client ${clientId}`);
+		const uris = redirectUrisOf(client);
+		if (!uris.includes(uri)) client.redirectUris = [...uris, uri];
+	}
+
+	/** Every refresh token is refused from now on, as when the user's grant is revoked. */
+	revokeRefreshTokens(): void {
+		this.grants.revokeRefreshTokens();
+	}
+
+	/** Every refresh token issued so far, for "no secret leaked" assertions. */
+	issuedRefreshTokens(): string[] {
+		return this.grants.issuedRefreshTokens();
+	}
+
+	/** Authorization codes issued and exchanged, and refresh tokens redeemed, so far. */
+	oauthCounts(): { codesIssued: number; codesExchanged: number; refreshes: number } {
+		return { ...this.grants.counts };
 	}
 
 	setTokenLifetime(seconds: number): void {

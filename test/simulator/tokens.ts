@@ -35,6 +35,12 @@ export class TokenTable {
 		return this.tokens.get(accessToken);
 	}
 
+	/** Every token issued so far expires now (tokens issued later keep their lifetime). */
+	expireAll(): void {
+		const now = Date.now();
+		for (const token of this.tokens.values()) token.expiresAt = Math.min(token.expiresAt, now);
+	}
+
 	revokeAll(): void {
 		for (const token of this.tokens.values()) token.revoked = true;
 	}

@@ -7,11 +7,11 @@ import type {
 	ILoadOptionsFunctions,
 	INode,
 	IPollFunctions,
+	NodeApiError,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
-	baseUrlProblem,
 	redact,
 	resolveBaseUrl,
 	takeSignInFailure,
@@ -38,7 +38,15 @@ import {
 	retryDelay,
 	type RetrySettings,
 } from './retry';
-import { TokenRenewal } from './signIn';
+import {
+	VANTAGE_API,
+	credentialProblem,
+	credentialTypeOf,
+	renewalFor,
+	secretsOf,
+	type CredentialType,
+	type Renewal,
+} from './auth';
 
 export { endpoints, type Endpoint } from './endpoints';
 export { isTransientError, isWaitHiccup } from './errors';
@@ -47,7 +55,8 @@ export { isTransientError, isWaitHiccup } from './errors';
 export type Concurrency = 'auto' | number;
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './retry';
 
-export const CREDENTIAL_TYPE = 'abbyyVantageApi';
+/** The ABBYY Vantage API credential's type; the OAuth2 one is chosen by Authentication (./auth.ts). */
+export const CREDENTIAL_TYPE = VANTAGE_API;
 
 /** Tokens a request may be given after a 401 before it signs in itself (another may be stale too). */
 const MAX_TOKEN_SWAPS = 2;
@@ -89,7 +98,7 @@ export interface UploadBody {
 interface Connection {
 	baseUrl: string;
 	/** Signing in again after a 401, once for all requests in flight. */
-	tokens: TokenRenewal;
+	tokens: Renewal;
 }
 
 /** What one HTTP attempt gave: the parsed answer, or what went wrong. */
@@ -127,10 +136,15 @@ export class VantageClient {
 
 	private limiterInUse?: RequestLimiter;
 
+	/** The credential the node's Authentication parameter chose. */
+	private readonly credentialType: CredentialType;
+
 	constructor(
 		private readonly ctx: Context,
 		readonly settings: RetrySettings = DEFAULT_RETRY_SETTINGS,
-	) {}
+	) {
+		this.credentialType = credentialTypeOf(ctx);
+	}
 
 	get signal(): AbortSignal | undefined {
 		const ctx = this.ctx as Partial<IExecuteFunctions>;
@@ -158,7 +172,7 @@ export class VantageClient {
 	private sharedLimiter(): RequestLimiter {
 		const ctx = this.ctx as Partial<IExecuteFunctions>;
 		const executionId = typeof ctx.getExecutionId === 'function' ? ctx.getExecutionId() : undefined;
-		const credentialId = this.node.credentials?.[CREDENTIAL_TYPE]?.id;
+		const credentialId = this.node.credentials?.[this.credentialType]?.id;
 		if (!executionId) return new RequestLimiter({ ...AUTO_LIMITS, adaptive: true });
 		return sharedLimiter(`${executionId}:${credentialId ?? ''}`);
 	}
@@ -176,22 +190,19 @@ export class VantageClient {
 	/** The base URL and the token renewal of this run, from the credential read once. */
 	private async connect(itemIndex?: number): Promise<Connection> {
 		if (this.connection) return this.connection;
-		const credentials = await this.ctx.getCredentials(CREDENTIAL_TYPE);
+		const credentials = await this.ctx.getCredentials(this.credentialType);
 		this.credentials = credentials;
-		const problem = baseUrlProblem(credentials);
+		const problem = credentialProblem(this.credentialType, credentials);
 		if (problem) {
-			throw new NodeOperationError(this.node, `Credential: ${problem}`, {
+			throw new NodeOperationError(this.node, problem.message, {
 				itemIndex,
-				description: 'Open the ABBYY Vantage credential and correct Region or Base URL.',
+				description: problem.description,
 			});
 		}
+		const baseUrl = resolveBaseUrl(credentials);
 		this.connection = {
-			baseUrl: resolveBaseUrl(credentials),
-			tokens: new TokenRenewal(
-				credentials,
-				this.node.credentials?.[CREDENTIAL_TYPE]?.id ?? undefined,
-				async () => (await this.ctx.getCredentials(CREDENTIAL_TYPE)).accessToken,
-			),
+			baseUrl,
+			tokens: renewalFor(this.ctx, this.credentialType, credentials, this.node, baseUrl),
 		};
 		return this.connection;
 	}
@@ -240,7 +251,13 @@ export class VantageClient {
 				// Expired or revoked token: another token, or one sign-in for every request in flight,
 				// then send again. Vantage refused the request without handling it: resending is safe.
 				// Sent without a token, the request signed in first: that new token was refused.
-				renewing = await tokens.replace(tokenUsed || tokens.tokenInUse());
+				// A refresh Vantage refused fails the request, saying to reconnect (./auth.ts).
+				const replaced = await tokens.replace(tokenUsed || tokens.tokenInUse()).then(
+					(next) => ({ next }),
+					(error: unknown) => ({ error }),
+				);
+				if ('error' in replaced) throw this.renewalFailed(req, replaced.error, attempt + 1);
+				renewing = replaced.next;
 				if (renewing) signedInAgain = true;
 				else tokensSwapped++;
 				continue;
@@ -345,7 +362,7 @@ export class VantageClient {
 			}
 			answer = (await this.ctx.helpers.httpRequestWithAuthentication.call(
 				this.ctx,
-				CREDENTIAL_TYPE,
+				this.credentialType,
 				attemptOptions,
 				this.credentialOptions(),
 			)) as FullResponse;
@@ -371,8 +388,17 @@ export class VantageClient {
 
 	/** What must never appear in a message: the credential's secrets and token. */
 	private secrets(): unknown[] {
-		const c = this.credentials ?? {};
-		return [c.accessToken, c.password, c.clientSecret];
+		return secretsOf(this.credentials);
+	}
+
+	/** The access token could not be replaced: the reason, as a sign-in failure of this item. */
+	private renewalFailed(req: VantageRequest, error: unknown, attempts: number): NodeApiError {
+		const message = error instanceof Error ? error.message : String(error);
+		return toNodeApiError(
+			this.node,
+			{ kind: 'signIn', message: redact(message, this.secrets()) },
+			{ itemIndex: req.itemIndex, action: req.action, attempts, creates: false },
+		);
 	}
 
 	private cancelled(req: VantageRequest): NodeOperationError {
@@ -387,12 +413,12 @@ export class VantageClient {
 	 */
 	private credentialOptions(): IAdditionalCredentialOptions | undefined {
 		if (this.credentialsOption !== undefined || !this.credentials) return this.credentialsOption;
-		const ref = this.node.credentials?.[CREDENTIAL_TYPE];
+		const ref = this.node.credentials?.[this.credentialType];
 		this.credentialsOption = {
 			credentialsDecrypted: {
 				id: ref?.id ?? '',
 				name: ref?.name ?? '',
-				type: CREDENTIAL_TYPE,
+				type: this.credentialType,
 				data: this.credentials,
 			},
 		};
