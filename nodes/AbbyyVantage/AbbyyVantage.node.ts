@@ -10,7 +10,7 @@ import { requestOptionsProperty } from './params/requestOptions';
 import { resourceOptions, resourceProperties, router } from './actions/router';
 import { searchCatalogs, searchSkills } from './methods/listSearch';
 import { getCatalogColumns } from './methods/resourceMapping';
-import { authenticationProperty, credentialDescriptions } from './transport/auth';
+import { authenticationProperty, credentialDescriptions } from './params/authentication';
 
 export class AbbyyVantage implements INodeType {
 	description: INodeTypeDescription = {

@@ -8,7 +8,10 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { searchSkills } from '../AbbyyVantage/methods/listSearch';
 import { VantageClient } from '../AbbyyVantage/transport';
-import { authenticationProperty, credentialDescriptions } from '../AbbyyVantage/transport/auth';
+import {
+	authenticationProperty,
+	credentialDescriptions,
+} from '../AbbyyVantage/params/authentication';
 import { oneAtATime } from './gate';
 import { EVENTS, eventProperties, isEventName } from './events';
 

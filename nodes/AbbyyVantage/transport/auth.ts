@@ -5,8 +5,6 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	INode,
-	INodeCredentialDescription,
-	INodeProperties,
 	IPollFunctions,
 } from 'n8n-workflow';
 
@@ -22,43 +20,6 @@ import { TokenRenewal } from './signIn';
 export const VANTAGE_API = 'abbyyVantageApi';
 export const VANTAGE_PKCE = 'abbyyVantageOAuth2Api';
 export type CredentialType = typeof VANTAGE_API | typeof VANTAGE_PKCE;
-
-/** The node's and the trigger's Authentication parameter, as n8n's own nodes offer it. */
-export const authenticationProperty: INodeProperties = {
-	displayName: 'Authentication',
-	name: 'authentication',
-	type: 'options',
-	noDataExpression: true,
-	options: [
-		{
-			name: 'OAuth2 (Sign In as Yourself)',
-			value: 'oAuth2',
-			description:
-				'ABBYY Vantage OAuth2 API credential: Connect my account signs you in on Vantage’s own page, single sign-on included; transactions and reports are then yours',
-		},
-		{
-			name: 'Password or Client Credentials',
-			value: 'vantageApi',
-			description:
-				'ABBYY Vantage API credential: a Vantage user’s e-mail and password, or the API client alone acting as its service user',
-		},
-	],
-	default: 'vantageApi',
-};
-
-/** The two credentials, each shown for its Authentication choice. */
-export const credentialDescriptions: INodeCredentialDescription[] = [
-	{
-		name: VANTAGE_API,
-		required: true,
-		displayOptions: { show: { authentication: ['vantageApi'] } },
-	},
-	{
-		name: VANTAGE_PKCE,
-		required: true,
-		displayOptions: { show: { authentication: ['oAuth2'] } },
-	},
-];
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
