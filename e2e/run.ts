@@ -12,7 +12,15 @@ import { FIXTURE, type RouteId, type VantageSimulator } from '../test/simulator/
 import { assert, check, equal, finish } from './lib/checks';
 import { sha256File, xlsxRecords } from './lib/files';
 import { errorSuite } from './errors';
-import { FULL_SCOPE, hostVersions, n8n, parseRun, runOutput, type N8nInstance } from './lib/n8n';
+import {
+	crashesAtExit,
+	FULL_SCOPE,
+	hostVersions,
+	n8n,
+	parseRun,
+	runOutput,
+	type N8nInstance,
+} from './lib/n8n';
 import { ATTACHMENTS, INVOICES, NOT_AN_INVOICE, type SampleInvoice } from './lib/samples';
 import { CLEANUP_CATALOG, REPORT_FILES, setUp, type Setup } from './lib/setup';
 import {
@@ -1021,6 +1029,10 @@ async function main(): Promise<void> {
 
 	await sim.stop();
 	console.log(`\n[e2e] finished in ${Math.round((Date.now() - started) / 1000)} s`);
+	if (crashesAtExit.length)
+		console.log(
+			`[e2e] n8n crashed (SIGSEGV) after printing its run in ${crashesAtExit.length} of its executions: ${crashesAtExit.join('; ')}`,
+		);
 	finish();
 }
 

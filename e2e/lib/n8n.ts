@@ -499,15 +499,36 @@ export async function n8n(
 		const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
-			resolveRun({
+			const result: CliResult = {
 				code: code ?? -1,
 				signal: signal ?? undefined,
 				stdout,
 				stderr,
 				ms: Date.now() - started,
-			});
+			};
+			resolveRun(settledExit(args, result));
 		});
 	});
+}
+
+/** `n8n execute` runs whose process crashed after printing a settled run (settledExit). */
+export const crashesAtExit: string[] = [];
+
+/**
+ * n8n 1.123.81 on Node 22 at times ends `n8n execute` with SIGSEGV after it has printed the
+ * finished run (seen in about one run in ten on a loaded machine, never on 2.41.1 or 1.85.4; a
+ * crash of n8n's process at exit, after the node's work is done and stored). Such a run counts
+ * by its printed status, as n8n's exit code would have (0 for success, 1 for error); it is
+ * listed in `crashesAtExit` and said on the console. A crash before the run was printed stays a
+ * failure.
+ */
+function settledExit(args: string[], result: CliResult): CliResult {
+	if (result.signal !== 'SIGSEGV' || args[0] !== 'execute') return result;
+	const status = parseRun(result.stdout)?.status;
+	if (status !== 'success' && status !== 'error') return result;
+	crashesAtExit.push(args.join(' '));
+	log(`n8n exited with SIGSEGV after printing its run (${status}): counted by that status`);
+	return { ...result, code: status === 'success' ? 0 : 1 };
 }
 
 type RunJson = Record<string, unknown>;
