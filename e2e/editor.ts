@@ -674,6 +674,16 @@ async function main(): Promise<void> {
 				if (shown !== 'Invoice (Document)') throw new Error(`the picker shows "${shown}"`);
 			},
 		);
+		/** README's pictures show no folder of this machine: fails naming what shows one. */
+		const machinePath = (where: string, text: string) => {
+			for (const folder of [instance.filesDir, ROOT]) {
+				const at = text.indexOf(folder);
+				if (at >= 0)
+					throw new Error(
+						`${where} shows a folder of this machine: …${text.slice(Math.max(0, at - 60), at + 60)}…`,
+					);
+			}
+		};
 		await check(
 			'Execute step in the editor: Process Document outputs one item per invoice with every key README lists',
 			async () => {
@@ -707,17 +717,19 @@ async function main(): Promise<void> {
 					.first()
 					.click({ timeout: 2_000 })
 					.catch(() => undefined);
+				// The input panel's table view: the binary view would show the files' folder, a path of
+				// this machine, in README's picture.
+				await page
+					.locator('[data-test-id="ndv-input-panel"] [data-test-id="radio-button-table"]')
+					.click({ timeout: 5_000 })
+					.catch(() => undefined);
 				await page.waitForTimeout(800);
 				await page.screenshot({ path: join(ARTIFACTS, 'process-document-output.png') });
+				machinePath('the node panel', await page.locator('[data-test-id="ndv"]').innerText());
 				if (README_IMAGES) {
-					// README's pictures: the whole panel (input files, parameters, output), and the output.
+					// README's first picture: the whole panel (input, parameters, output).
 					await page.screenshot({
 						path: join(README_IMAGES, 'node-panel.jpg'),
-						type: 'jpeg',
-						quality: 80,
-					});
-					await output.screenshot({
-						path: join(README_IMAGES, 'process-document-output.jpg'),
 						type: 'jpeg',
 						quality: 80,
 					});
@@ -747,6 +759,42 @@ async function main(): Promise<void> {
 					!sim.requestsTo('CreateTransaction').length
 				)
 					throw new Error('the simulator got no transaction');
+			},
+		);
+
+		await check(
+			'Execute workflow on the canvas: every node of the invoices example runs, with its item counts',
+			async () => {
+				await page.keyboard.press('Escape');
+				await page.locator('[data-test-id="ndv"]').waitFor({ state: 'hidden' });
+				await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+				const canvas = page.locator('[data-test-id="canvas-wrapper"], #canvas').first();
+				// The last node shows n8n's success mark once the run is over (items have gone through).
+				const saved = page
+					.locator('[data-test-id="canvas-node"]')
+					.filter({ hasText: 'Save spreadsheet' })
+					.locator('[data-test-id="canvas-node-status-success"]');
+				let done = false;
+				for (let tries = 0; tries < 240 && !done; tries++) {
+					await page.waitForTimeout(250);
+					done = (await saved.count()) > 0;
+				}
+				if (!done) throw new Error('the workflow did not finish on the canvas');
+				await page
+					.locator('.el-notification__closeBtn')
+					.first()
+					.click({ timeout: 2_000 })
+					.catch(() => undefined);
+				await page.waitForTimeout(800);
+				await page.screenshot({ path: join(ARTIFACTS, 'workflow-run.png') });
+				machinePath('the canvas', await canvas.innerText());
+				if (README_IMAGES)
+					// README's second picture: the whole example after a run, which the first does not show.
+					await canvas.screenshot({
+						path: join(README_IMAGES, 'workflow-run.jpg'),
+						type: 'jpeg',
+						quality: 80,
+					});
 			},
 		);
 

@@ -112,9 +112,17 @@ export async function setUp(options: {
 	];
 	for (const folder of workflowFolders) {
 		for (const file of readdirSync(join(ROOT, folder)).filter((f) => f.endsWith('.json'))) {
-			let text = readFileSync(join(ROOT, folder, file), 'utf8');
-			for (const [from, to] of replacements) text = text.split(from).join(to);
-			const workflow = JSON.parse(text) as { id: string; name: string };
+			const workflow = JSON.parse(readFileSync(join(ROOT, folder, file), 'utf8')) as {
+				id: string;
+				name: string;
+				nodes: Array<{ type: string; parameters: unknown }>;
+			};
+			// Parameters point at this run's folders; sticky notes keep the folders the example names.
+			for (const node of workflow.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote')) {
+				let text = JSON.stringify(node.parameters);
+				for (const [from, to] of replacements) text = text.split(from).join(to);
+				node.parameters = JSON.parse(text);
+			}
 			writeJson(join(dir, file), workflow);
 			workflows.push({ id: workflow.id, name: workflow.name, file: join(folder, file) });
 		}
