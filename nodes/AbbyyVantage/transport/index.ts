@@ -26,8 +26,7 @@ import {
 	type FullResponse,
 } from './errors';
 import { AUTO_LIMITS, RequestLimiter, sharedLimiter, type Slot } from './limiter';
-import { MALFORMED, parseResponse, toBuffer } from './response';
-import { readErrorBody } from './stream';
+import { MALFORMED, parseResponse, readErrorBody, toBuffer } from './response';
 import {
 	answerLost,
 	DEFAULT_RETRY_SETTINGS,
