@@ -49,7 +49,7 @@ function axiosError(fields) {
 }
 
 async function main() {
-	const errors = require(compiled('dist/nodes/AbbyyVantage/transport/errors.js'));
+	const errors = require(compiled('dist/nodes/AbbyyVantage/transport/failure.js'));
 	const endpoints = require(compiled('dist/credentials/AbbyyVantageApi.endpoints.js'));
 	const errorHelpers = require(compiled('dist/nodes/AbbyyVantage/helpers/errors.js'));
 	const time = require(compiled('dist/nodes/AbbyyVantage/helpers/time.js'));

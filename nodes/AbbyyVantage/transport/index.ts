@@ -19,28 +19,23 @@ import {
 import { CancelledError, pause } from '../helpers/time';
 import type { Endpoint } from './endpoints';
 import {
+	answerLost,
 	httpFailure,
+	isLoadSignal,
+	isNotFound,
+	isTooMany,
 	thrownFailure,
 	toNodeApiError,
 	type Failure,
 	type FullResponse,
-} from './errors';
+} from './failure';
 import { AUTO_LIMITS, RequestLimiter, sharedLimiter, type Slot } from './limiter';
 import { MALFORMED, parseResponse, readErrorBody, toBuffer } from './response';
-import {
-	answerLost,
-	DEFAULT_RETRY_SETTINGS,
-	isLoadSignal,
-	isNotFound,
-	isTooMany,
-	parseRetryAfter,
-	retryDelay,
-	type RetrySettings,
-} from './retry';
+import { DEFAULT_RETRY_SETTINGS, parseRetryAfter, retryDelay, type RetrySettings } from './retry';
 import { TokenRenewal } from './signIn';
 
 export { endpoints, type Endpoint } from './endpoints';
-export { isTransientError, isWaitHiccup } from './errors';
+export { isTransientError, isWaitHiccup } from './failure';
 
 /** How many requests may be in flight: Auto (adaptive) or a pinned number. */
 export type Concurrency = 'auto' | number;

@@ -3,7 +3,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { streamFromOf } from '../helpers/multipart';
 import { CancelledError, pause } from '../helpers/time';
-import { thrownFailure, toNodeApiError } from './errors';
+import { thrownFailure, toNodeApiError } from './failure';
 import type { VantageClient, VantageRequest } from './index';
 import { isReadable, type Readable } from './response';
 import { backoffDelay } from './retry';

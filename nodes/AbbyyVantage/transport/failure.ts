@@ -2,7 +2,12 @@ import type { INode, JsonObject, NodeApiError } from 'n8n-workflow';
 
 import { bodyText, jsonObjectOf } from '../../../credentials/AbbyyVantageApi.endpoints';
 import { apiError } from '../helpers/errors';
-import { isTransient, notProcessed } from './retry';
+
+/**
+ * One home for what a failure is and what may be done about it: what went wrong with one attempt
+ * (read from Vantage's answer, or from what n8n threw when there was none), and the predicates the
+ * client, the limiter's feedback and the retry decision (./retry.ts) ask of it.
+ */
 
 /**
  * What went wrong with one HTTP attempt. Only these facts are kept: n8n's error carries the
@@ -102,6 +107,70 @@ export function thrownFailure(
 		kind: 'unclassified',
 		message: typeof message === 'string' && message ? message.slice(0, DETAIL_MAX) : undefined,
 	};
+}
+
+// ------------------------------------------------------------------ what may be done about it
+
+/** Statuses that say "not now" rather than "no": the same request may succeed later. */
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+
+/**
+ * Statuses worth another try on a read (GET: reports, lists, status polls) only: a 500 is
+ * Vantage's own failure, often passing, and reading again changes nothing. A write answered 500
+ * may have been applied: a creating request is never resent, and idempotent writes keep the rules
+ * above.
+ */
+const READ_RETRYABLE_STATUSES = new Set([500]);
+
+/** 429: Vantage refused the request unprocessed. */
+export function isTooMany(failure: Failure): boolean {
+	return failure.kind === 'http' && failure.status === 429;
+}
+
+/** 404: Vantage has no such thing (any more). */
+export function isNotFound(failure: Failure): boolean {
+	return failure.kind === 'http' && failure.status === 404;
+}
+
+const ANSWER_LOST = new Set<Failure['kind']>(['network', 'timeout', 'unclassified', 'malformed']);
+
+/** The request left, but its answer never came whole: Vantage may have handled it. */
+export function answerLost(failure: Failure): boolean {
+	return ANSWER_LOST.has(failure.kind) && !notProcessed(failure);
+}
+
+/** Vantage cannot have processed it: a 429 (refused unprocessed) or a refused connection (never left). */
+export function notProcessed(failure: Failure): boolean {
+	return isTooMany(failure) || (failure.kind === 'network' && failure.code === 'ECONNREFUSED');
+}
+
+/**
+ * "Not now" rather than "no": the same request may succeed later. A failure without an answer
+ * that n8n gave no code for is most likely the network too; only requests safe to repeat are
+ * sent again for it.
+ */
+export function isTransient(failure: Failure): boolean {
+	return (
+		notProcessed(failure) ||
+		failure.kind === 'network' ||
+		failure.kind === 'unclassified' ||
+		failure.kind === 'timeout' ||
+		failure.kind === 'malformed' ||
+		(failure.kind === 'http' && RETRYABLE_STATUSES.has(failure.status ?? 0))
+	);
+}
+
+/** Answers that say the service is under load: the limiter halves. */
+export function isLoadSignal(failure: Failure): boolean {
+	return (
+		failure.kind === 'timeout' ||
+		(failure.kind === 'http' && (failure.status === 429 || failure.status === 503))
+	);
+}
+
+/** A failure a read (GET) is sent again for, besides the transient ones: a 500. */
+export function isReadHiccup(failure: Failure): boolean {
+	return failure.kind === 'http' && READ_RETRYABLE_STATUSES.has(failure.status ?? 0);
 }
 
 const STATUS_SUMMARY: Record<number, string> = {
