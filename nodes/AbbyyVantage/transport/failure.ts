@@ -1,7 +1,6 @@
-import type { INode, JsonObject, NodeApiError } from 'n8n-workflow';
+import type { JsonObject } from 'n8n-workflow';
 
 import { bodyText, jsonObjectOf } from '../../../credentials/AbbyyVantageApi.endpoints';
-import { apiError } from '../helpers/errors';
 
 /**
  * One home for what a failure is and what may be done about it: what went wrong with one attempt
@@ -31,7 +30,9 @@ export interface Failure {
 }
 
 /** Characters of the service's (or n8n's) words kept in a message: its size must not grow with the input. */
-const DETAIL_MAX = 500;
+export const DETAIL_MAX = 500;
+
+// ------------------------------------------------------------------ how an attempt becomes one
 
 /** What n8n's HTTP helper returns with `returnFullResponse`. */
 export interface FullResponse {
@@ -52,7 +53,7 @@ export function parseJsonBody(data: unknown): JsonObject | undefined {
 	const json = jsonObjectOf(data);
 	if (json) return json as JsonObject;
 	const text = bodyText(data);
-	return text.trim() ? { message: text.slice(0, 500) } : undefined;
+	return text.trim() ? { message: text.slice(0, DETAIL_MAX) } : undefined;
 }
 
 /** An answer that is not 2xx, read from the response itself: status, body and Retry-After. */
@@ -173,54 +174,37 @@ export function isReadHiccup(failure: Failure): boolean {
 	return failure.kind === 'http' && READ_RETRYABLE_STATUSES.has(failure.status ?? 0);
 }
 
-const STATUS_SUMMARY: Record<number, string> = {
-	400: 'ABBYY Vantage rejected the request',
-	401: 'ABBYY Vantage did not accept the access token, even after signing in again',
-	403: 'ABBYY Vantage denied access',
-	404: 'ABBYY Vantage could not find it',
-	409: 'ABBYY Vantage reported a conflict',
-	429: 'ABBYY Vantage is limiting the request rate',
-};
+/**
+ * Whether a status check that failed so should be repeated by a wait: any passing problem, and
+ * any 5xx (the service's own trouble, not an answer about the export or transaction). Only a
+ * definite answer (4xx) ends a wait early.
+ */
+export function isPollHiccup(failure: Failure): boolean {
+	return isTransient(failure) || (failure.kind === 'http' && (failure.status ?? 0) >= 500);
+}
 
 /**
- * The service's own words: ProblemDetails `detail`, else `title` plus validation `errors`, cut
- * at DETAIL_MAX characters (a 400 may list every one of 5000 ids).
+ * Vantage may have handled the request although it failed: the answer was lost on the way, or
+ * Vantage failed itself (5xx). A refused connection never left, and a 429 was not processed.
  */
-export function serviceDetail(body: JsonObject | undefined): string | undefined {
-	const detail = fullDetail(body);
-	if (detail === undefined || detail.length <= DETAIL_MAX) return detail;
-	return `${detail.slice(0, DETAIL_MAX)}… (${detail.length - DETAIL_MAX} more characters)`;
+export function mayHaveBeenApplied(failure: Failure): boolean {
+	return answerLost(failure) || (failure.kind === 'http' && (failure.status ?? 0) >= 500);
 }
 
-function fullDetail(body: JsonObject | undefined): string | undefined {
-	if (!body) return undefined;
-	if (typeof body.detail === 'string' && body.detail) return body.detail;
-	const parts: string[] = [];
-	if (typeof body.title === 'string' && body.title) parts.push(body.title);
-	if (body.errors && typeof body.errors === 'object') {
-		for (const [field, messages] of Object.entries(body.errors as Record<string, unknown>)) {
-			parts.push(`${field}: ${Array.isArray(messages) ? messages.join('; ') : String(messages)}`);
-		}
-	}
-	if (!parts.length && typeof body.message === 'string') parts.push(body.message);
-	return parts.length ? parts.join(' — ') : undefined;
-}
-
-export interface ErrorContext {
-	itemIndex?: number;
-	/** What the node was doing, e.g. "deleting records"; starts the description. */
-	action: string;
-	attempts: number;
-	/** The request creates something: say it may have been applied instead of retrying. */
-	creates: boolean;
-	/** Extra advice for particular statuses (e.g. the one-document rule). */
-	hints?: Partial<Record<number, string>>;
-	/** How often Vantage answered 429 (not processed) before the last attempt. */
-	refusedForLoad?: number;
-}
+// ------------------------------------------------------------------ behind an error the transport threw
 
 /** The failure behind each error the transport threw, for callers that decide on a retry. */
 const failures = new WeakMap<object, Failure>();
+
+/** `error`, made from `failure` (./nodeApiError.ts), carrying it for the predicates below. */
+export function withFailure<E extends object>(error: E, failure: Failure): E {
+	failures.set(error, failure);
+	return error;
+}
+
+function failureOf(error: unknown): Failure | undefined {
+	return error && typeof error === 'object' ? failures.get(error) : undefined;
+}
 
 /**
  * Whether an error from the transport says "not now" rather than "no": 429, 502–504, a timeout,
@@ -232,100 +216,8 @@ export function isTransientError(error: unknown): boolean {
 	return failure !== undefined && isTransient(failure);
 }
 
-/**
- * Whether a status check that failed so should be repeated by a wait: any passing problem, and
- * any 5xx (the service's own trouble, not an answer about the export or transaction). Only a
- * definite answer (4xx) ends a wait early.
- */
+/** Whether a wait polls again after a status check failed with this error (isPollHiccup). */
 export function isWaitHiccup(error: unknown): boolean {
 	const failure = failureOf(error);
-	if (!failure) return false;
-	return isTransient(failure) || (failure.kind === 'http' && (failure.status ?? 0) >= 500);
-}
-
-function failureOf(error: unknown): Failure | undefined {
-	return error && typeof error === 'object' ? failures.get(error) : undefined;
-}
-
-const NETWORK_SUMMARY: Record<string, string> = {
-	ECONNREFUSED: 'the connection was refused',
-	ECONNRESET: 'the connection was closed unexpectedly',
-	EPIPE: 'the connection was closed unexpectedly',
-	ENOTFOUND: 'the host name could not be resolved',
-	EAI_AGAIN: 'the host name could not be resolved',
-};
-
-/**
- * One NodeApiError with the service's detail, the status and the item; never a secret. A
- * cancelled execution never gets here: the client reports it before deciding on a retry.
- */
-export function toNodeApiError(
-	node: INode,
-	failure: Failure & { kind: Exclude<Failure['kind'], 'cancelled'> },
-	ctx: ErrorContext,
-): NodeApiError {
-	const detail = serviceDetail(failure.body);
-	let summary: string;
-	switch (failure.kind) {
-		case 'http': {
-			const status = failure.status ?? 0;
-			summary = STATUS_SUMMARY[status] ?? `ABBYY Vantage answered HTTP ${status}`;
-			if (detail) summary += `: ${detail}`;
-			break;
-		}
-		case 'signIn':
-			summary = failure.message ?? 'Signing in to ABBYY Vantage failed';
-			break;
-		case 'timeout':
-			summary = failure.midAnswer
-				? 'ABBYY Vantage answered, but stopped sending while the answer was being read (no data within the timeout)'
-				: 'ABBYY Vantage did not answer in time';
-			break;
-		case 'malformed':
-			summary = 'ABBYY Vantage sent a response that is not valid JSON';
-			break;
-		case 'unclassified':
-			summary = failure.midAnswer
-				? `ABBYY Vantage answered, but reading the answer failed: ${failure.message ?? 'n8n gave no reason'}`
-				: `The request to ABBYY Vantage failed without an answer: ${failure.message ?? 'n8n gave no reason'}`;
-			break;
-		default:
-			// Reached, then broken: "could not reach" would send people to check the host and network.
-			summary = failure.midAnswer
-				? 'ABBYY Vantage answered, but the connection broke while reading the answer'
-				: `Could not reach ABBYY Vantage: ${NETWORK_SUMMARY[failure.code ?? ''] ?? 'the connection failed'}`;
-	}
-	const notes: string[] = [`While ${ctx.action}`];
-	if (ctx.attempts > 1) notes.push(`after ${ctx.attempts} attempts`);
-	if (failure.code) notes.push(`network code ${failure.code}`);
-	const hint = failure.status !== undefined ? ctx.hints?.[failure.status] : undefined;
-	let description = notes.join(', ') + '.';
-	if (hint) description += ` ${hint}`;
-	// A refused connection never left; anything else may have reached Vantage.
-	const ambiguous =
-		(failure.kind === 'network' && !notProcessed(failure)) ||
-		failure.kind === 'unclassified' ||
-		failure.kind === 'timeout' ||
-		failure.kind === 'malformed' ||
-		(failure.kind === 'http' && (failure.status ?? 0) >= 500);
-	if (ctx.creates && ambiguous) {
-		description +=
-			' The request may have reached ABBYY Vantage and been applied; it was not sent again so that nothing is created twice. Check in Vantage before running it again.';
-	}
-	if (ctx.refusedForLoad) {
-		description += ` ${ctx.refusedForLoad} of the ${ctx.attempts} attempts were answered 429 (too many requests), which means not processed, so the request was sent again.`;
-	}
-	if (failure.kind === 'http' && failure.status === 403) {
-		description += ' Access depends on the Vantage role of the credential’s user.';
-	}
-	const response: JsonObject = {
-		...(failure.body ?? {}),
-		...(failure.status !== undefined ? { status: failure.status } : {}),
-	};
-	const error = apiError(node, ctx.itemIndex, response, summary, {
-		description,
-		httpCode: failure.status !== undefined ? String(failure.status) : undefined,
-	});
-	failures.set(error, failure);
-	return error;
+	return failure !== undefined && isPollHiccup(failure);
 }

@@ -25,11 +25,11 @@ import {
 	isNotFound,
 	isTooMany,
 	thrownFailure,
-	toNodeApiError,
 	type Failure,
 	type FullResponse,
 } from './failure';
 import { AUTO_LIMITS, RequestLimiter, sharedLimiter, type Slot } from './limiter';
+import { toNodeApiError } from './nodeApiError';
 import { MALFORMED, parseResponse, readErrorBody, toBuffer } from './response';
 import { DEFAULT_RETRY_SETTINGS, parseRetryAfter, retryDelay, type RetrySettings } from './retry';
 import { TokenRenewal } from './signIn';

@@ -3,8 +3,9 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { streamFromOf } from '../helpers/multipart';
 import { CancelledError, pause } from '../helpers/time';
-import { thrownFailure, toNodeApiError } from './failure';
+import { thrownFailure } from './failure';
 import type { VantageClient, VantageRequest } from './index';
+import { toNodeApiError } from './nodeApiError';
 import { isReadable, type Readable } from './response';
 import { backoffDelay } from './retry';
 
