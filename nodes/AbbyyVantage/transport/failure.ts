@@ -1,6 +1,7 @@
 import type { JsonObject } from 'n8n-workflow';
 
 import { bodyText, jsonObjectOf } from '../../../credentials/AbbyyVantageApi.endpoints';
+import { noted } from '../helpers/errors';
 
 /**
  * One home for what a failure is and what may be done about it: what went wrong with one attempt
@@ -193,17 +194,23 @@ export function mayHaveBeenApplied(failure: Failure): boolean {
 
 // ------------------------------------------------------------------ behind an error the transport threw
 
-/** The failure behind each error the transport threw, for callers that decide on a retry. */
-const failures = new WeakMap<object, Failure>();
+/**
+ * An error the transport threw carries the failure it was made from, for callers that decide on a
+ * retry; kept on the error as the node keeps its other notes (helpers/errors.ts `noted`).
+ */
+interface FailureNote {
+	vantageFailure?: Failure;
+}
 
 /** `error`, made from `failure` (./nodeApiError.ts), carrying it for the predicates below. */
 export function withFailure<E extends object>(error: E, failure: Failure): E {
-	failures.set(error, failure);
-	return error;
+	return noted(error, { vantageFailure: failure } satisfies FailureNote);
 }
 
 function failureOf(error: unknown): Failure | undefined {
-	return error && typeof error === 'object' ? failures.get(error) : undefined;
+	return error !== null && typeof error === 'object'
+		? (error as FailureNote).vantageFailure
+		: undefined;
 }
 
 /**
