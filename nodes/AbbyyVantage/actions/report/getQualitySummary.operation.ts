@@ -6,28 +6,22 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { csvRecords } from '../../helpers/csv';
 import { runPreparedPerItem, type ItemOutput } from '../../helpers/items';
 import {
 	documentColumns,
+	DocumentsTally,
 	documentTypeItem,
 	fieldColumns,
 	fieldItem,
+	FieldsTally,
+	inSummaryOrder,
 	namesTypes,
 	ownType,
-	QualityTally,
-	UNKNOWN_TYPE,
 	type DocumentType,
 } from '../../helpers/qualitySummary';
-import {
-	findColumn,
-	reportColumns,
-	typedRecord,
-	type ReportColumn,
-} from '../../helpers/reportRows';
+import { eachReportRow, findColumn } from '../../helpers/reportRows';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
-import type { StreamedBody } from '../../transport/stream';
 import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
 import {
 	explainEmptyReport,
@@ -93,26 +87,6 @@ interface Plan {
 	summarize: Summarize;
 }
 
-/**
- * Header first, then each record as typed JSON, to `onRow`. `onHeader` returning false stops
- * reading (the rest is not downloaded); so does the end of the body.
- */
-async function eachRow(
-	body: StreamedBody,
-	onHeader: (columns: ReportColumn[]) => boolean,
-	onRow: (row: IDataObject) => void,
-): Promise<void> {
-	let columns: ReportColumn[] | undefined;
-	for await (const batch of csvRecords(body.chunks)) {
-		for (const cells of batch) {
-			if (!columns) {
-				columns = reportColumns(cells);
-				if (!onHeader(columns)) return;
-			} else onRow(typedRecord(columns, cells));
-		}
-	}
-}
-
 /** Each document's type by DocumentId, as one report names it, for the other report's rows. */
 type TypesById = Map<string, DocumentType>;
 
@@ -120,7 +94,7 @@ type TypesById = Map<string, DocumentType>;
 const UNTYPED = 'untyped';
 
 interface DocumentPass {
-	tally: QualityTally;
+	tally: DocumentsTally;
 	processSkillName: string | null;
 	/** Each document's type, when asked for (the fields report names none). */
 	typeById?: TypesById;
@@ -140,24 +114,25 @@ async function documentsPass(
 ): Promise<DocumentPass | typeof UNTYPED> {
 	return await readQaReport(ctx, client, 'documents', plan.query, itemIndex, async (body) => {
 		const pass: DocumentPass = {
-			tally: new QualityTally(),
+			tally: new DocumentsTally(documentColumns([])),
 			processSkillName: null,
 			...(options.collectTypes ? { typeById: new Map() } : {}),
 		};
-		let columns = documentColumns([]);
 		let skillName: string | undefined;
 		let untyped = false;
-		await eachRow(
-			body,
+		await eachReportRow(
+			body.chunks,
 			(header) => {
-				columns = documentColumns(header);
+				pass.tally = new DocumentsTally(documentColumns(header));
 				skillName = findColumn(header, ['ProcessSkillName']);
+				const { columns } = pass.tally;
 				untyped = !!options.stopIfUntyped && !namesTypes(columns) && !!columns.documentId;
 				return !untyped;
 			},
 			(row) => {
+				const { columns } = pass.tally;
 				const id = columns.documentId ? String(row[columns.documentId]) : '';
-				pass.tally.addDocument(row, columns, options.typeById?.get(id));
+				pass.tally.add(row, options.typeById?.get(id));
 				if (skillName && pass.processSkillName === null && typeof row[skillName] === 'string') {
 					pass.processSkillName = row[skillName] as string;
 				}
@@ -165,13 +140,12 @@ async function documentsPass(
 				if (type && columns.documentId) pass.typeById?.set(id, type);
 			},
 		);
-		pass.tally.documentColumns = columns;
 		return untyped ? UNTYPED : pass;
 	});
 }
 
 interface FieldPass {
-	tally: QualityTally;
+	tally: FieldsTally;
 	/** Each document's type, when asked for (the documents report names none). */
 	typeById?: TypesById;
 }
@@ -186,26 +160,26 @@ async function fieldsPass(
 ): Promise<FieldPass | typeof UNTYPED> {
 	return await readQaReport(ctx, client, 'fields', plan.query, itemIndex, async (body) => {
 		const pass: FieldPass = {
-			tally: new QualityTally(),
+			tally: new FieldsTally(fieldColumns([])),
 			...(options.collectTypes ? { typeById: new Map() } : {}),
 		};
-		let columns = fieldColumns([]);
 		let untyped = false;
-		await eachRow(
-			body,
+		await eachReportRow(
+			body.chunks,
 			(header) => {
-				columns = fieldColumns(header);
+				pass.tally = new FieldsTally(fieldColumns(header));
+				const { columns } = pass.tally;
 				untyped = !!options.stopIfUntyped && !namesTypes(columns) && !!columns.documentId;
 				return !untyped;
 			},
 			(row) => {
+				const { columns } = pass.tally;
 				const id = columns.documentId ? String(row[columns.documentId]) : '';
-				pass.tally.addField(row, columns, options.typeById?.get(id));
+				pass.tally.add(row, options.typeById?.get(id));
 				const type = pass.typeById && ownType(row, columns);
 				if (type && columns.documentId && !pass.typeById?.has(id)) pass.typeById?.set(id, type);
 			},
 		);
-		pass.tally.fieldColumns = columns;
 		return untyped ? UNTYPED : pass;
 	});
 }
@@ -290,7 +264,7 @@ export async function execute(
 function summaryItems(
 	plan: Plan,
 	documents: DocumentPass | undefined,
-	fields: QualityTally | undefined,
+	fields: FieldsTally | undefined,
 ): ItemOutput[] {
 	const { query } = plan;
 	const base: IDataObject = {
@@ -299,37 +273,32 @@ function summaryItems(
 		startDate: query.startDate,
 		endDate: query.endDate ?? null,
 	};
+	const ordered = inSummaryOrder(
+		documents?.tally.documentTypes() ?? [],
+		fields?.fieldTallies() ?? [],
+	);
 	const out: ItemOutput[] = [];
 	if (documents && plan.summarize !== 'fields') {
 		const { tally } = documents;
-		const columns = tally.documentColumns;
 		out.push({
 			json: {
 				level: 'total',
 				...base,
 				...documentTypeItem(
 					{ ...tally.total(), documentType: null, documentSkillId: null },
-					columns,
+					tally.columns,
 				),
 			},
 		});
-		for (const type of tally.documentTypes()) {
-			out.push({ json: { level: 'documentType', ...base, ...documentTypeItem(type, columns) } });
+		for (const type of ordered.types) {
+			out.push({
+				json: { level: 'documentType', ...base, ...documentTypeItem(type, tally.columns) },
+			});
 		}
 	}
 	if (fields) {
-		// Fields in the order of their document types (most documents first) when those are known.
-		const order = new Map(
-			(documents?.tally.documentTypes() ?? []).map((t, i) => [t.documentType, i]),
-		);
-		const rank = (type: string) =>
-			order.get(type) ?? (type === UNKNOWN_TYPE ? Infinity : order.size);
-		const list = fields
-			.fieldTallies()
-			.map((f, i) => ({ f, i }))
-			.sort((a, b) => rank(a.f.documentType) - rank(b.f.documentType) || a.i - b.i);
-		for (const { f } of list) {
-			out.push({ json: { level: 'field', ...base, ...fieldItem(f, fields.fieldColumns) } });
+		for (const field of ordered.fields) {
+			out.push({ json: { level: 'field', ...base, ...fieldItem(field, fields.columns) } });
 		}
 	}
 	return out;
