@@ -24,13 +24,15 @@ import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
 import {
-	explainEmptyReport,
-	processSkillProperty,
+	IMAGE_FILTERS,
+	PERIOD,
+	PROCESS_SKILL,
 	qaFilters,
+	qaParameters,
 	readQaQuery,
-	readQaReport,
-	startDateProperty,
-} from './qaReports';
+	type QaFilter,
+} from './qaFilters';
+import { DOCUMENTS_REPORT, explainEmptyReport, FIELDS_REPORT, readQaReport } from './qaReports';
 
 /**
  * Report → Get Quality Summary: for a period and a Process skill, per document type how many
@@ -42,12 +44,14 @@ import {
  */
 const CONCURRENCY = { max: 8, what: 'summaries' };
 
+/** Both reports' query: the Process skill is required; what Manual Review did is counted, not filtered. */
+const FILTERS: QaFilter[] = [...PERIOD, PROCESS_SKILL, ...IMAGE_FILTERS];
+
 const SUMMARIZE = ['typesAndFields', 'types', 'fields'] as const;
 type Summarize = (typeof SUMMARIZE)[number];
 
 const properties: INodeProperties[] = [
-	processSkillProperty,
-	startDateProperty,
+	...qaParameters(FILTERS),
 	{
 		displayName: 'Summarize',
 		name: 'summarize',
@@ -73,7 +77,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Each item has `level`: "total", "documentType" or "field". Straight-through: documents that did not go through Manual Review; reviewed ones are split into unchanged, corrected and type changed. Field accuracy as ABBYY defines it: correct ÷ (correct + recognition issue + located incorrectly + not detected), for fields in the document. Percentages are 0–100, e.g. for an IF node: straightThroughPercent < 85.',
 	},
-	qaFilters('summary'),
+	qaFilters(FILTERS),
 	concurrencyOnlyOptions(CONCURRENCY),
 ];
 
@@ -112,7 +116,7 @@ async function documentsPass(
 	itemIndex: number,
 	options: { collectTypes?: boolean; typeById?: TypesById; stopIfUntyped?: boolean },
 ): Promise<DocumentPass | typeof UNTYPED> {
-	return await readQaReport(ctx, client, 'documents', plan.query, itemIndex, async (body) => {
+	return await readQaReport(ctx, client, DOCUMENTS_REPORT, plan.query, itemIndex, async (body) => {
 		const pass: DocumentPass = {
 			tally: new DocumentsTally(documentColumns([])),
 			processSkillName: null,
@@ -158,7 +162,7 @@ async function fieldsPass(
 	itemIndex: number,
 	options: { collectTypes?: boolean; typeById?: TypesById; stopIfUntyped?: boolean },
 ): Promise<FieldPass | typeof UNTYPED> {
-	return await readQaReport(ctx, client, 'fields', plan.query, itemIndex, async (body) => {
+	return await readQaReport(ctx, client, FIELDS_REPORT, plan.query, itemIndex, async (body) => {
 		const pass: FieldPass = {
 			tally: new FieldsTally(fieldColumns([])),
 			...(options.collectTypes ? { typeById: new Map() } : {}),
@@ -240,7 +244,7 @@ export async function execute(
 		this,
 		items,
 		(itemIndex): Plan => ({
-			query: readQaQuery(this, itemIndex, 'summary'),
+			query: readQaQuery(this, itemIndex, FILTERS),
 			summarize: requireOption(
 				this,
 				itemIndex,
