@@ -49,7 +49,8 @@ function axiosError(fields) {
 }
 
 async function main() {
-	const errors = require(compiled('dist/nodes/AbbyyVantage/transport/errors.js'));
+	const failureOf = require(compiled('dist/nodes/AbbyyVantage/transport/failure.js'));
+	const wording = require(compiled('dist/nodes/AbbyyVantage/transport/nodeApiError.js'));
 	const endpoints = require(compiled('dist/credentials/AbbyyVantageApi.endpoints.js'));
 	const errorHelpers = require(compiled('dist/nodes/AbbyyVantage/helpers/errors.js'));
 	const time = require(compiled('dist/nodes/AbbyyVantage/helpers/time.js'));
@@ -127,7 +128,7 @@ async function main() {
 
 	const ctxOf = { itemIndex: 3, action: 'adding the document', attempts: 1, creates: true };
 	const asItem = (failure) => {
-		const apiError = errors.toNodeApiError(node, failure, ctxOf);
+		const apiError = wording.toNodeApiError(node, failure, ctxOf);
 		return {
 			failure,
 			isNodeApiError: apiError instanceof workflow.NodeApiError,
@@ -147,7 +148,7 @@ async function main() {
 	};
 	const failures = {};
 	for (const [name, answer] of Object.entries(answers)) {
-		failures[name] = asItem(errors.httpFailure(answer));
+		failures[name] = asItem(failureOf.httpFailure(answer));
 	}
 
 	// No answer: what this n8n-workflow's NodeApiError still tells.
@@ -161,7 +162,7 @@ async function main() {
 		'no code': hostError(new Error('Something went wrong')),
 	};
 	for (const [name, error] of Object.entries(thrown)) {
-		failures[name] = asItem(errors.thrownFailure(error, 10, 60_000));
+		failures[name] = asItem(failureOf.thrownFailure(error, 10, 60_000));
 	}
 
 	// A refused sign-in: the credential records why under the object n8n gave it; n8n wraps the

@@ -5,21 +5,9 @@
  */
 import { circlesOf, importGraph, packageImports } from './imports';
 
-/**
- * Circles known today and tolerated until their owner's change is merged, each as its files.
- * Removed when the transport's failure home lands (errors.ts ↔ retry.ts; index.ts ↔ stream.ts).
- */
-const KNOWN_TRANSPORT_CIRCLES: string[][] = [
-	['nodes/AbbyyVantage/transport/errors.ts', 'nodes/AbbyyVantage/transport/retry.ts'],
-	['nodes/AbbyyVantage/transport/index.ts', 'nodes/AbbyyVantage/transport/stream.ts'],
-];
-
-const key = (files: string[]) => [...files].sort().join(' | ');
-
 describe('no import circle under nodes/ and credentials/', () => {
 	const { paths, graph } = packageImports();
 	const circles = circlesOf(graph);
-	const known = new Set(KNOWN_TRANSPORT_CIRCLES.map(key));
 
 	test('the scan reads the package: both nodes, the transport and the credential', () => {
 		expect(paths).toEqual(
@@ -39,16 +27,8 @@ describe('no import circle under nodes/ and credentials/', () => {
 		]);
 	});
 
-	test('no circle, besides the known ones listed above', () => {
-		const unexpected = circles
-			.filter((circle) => !known.has(key(circle.files)))
-			.map((circle) => `circle of ${circle.files.length}: ${circle.loop}`);
-		expect(unexpected).toEqual([]);
-	});
-
-	test('every known circle still exists (a circle gone is struck from the list)', () => {
-		const found = new Set(circles.map((circle) => key(circle.files)));
-		expect(KNOWN_TRANSPORT_CIRCLES.map(key).filter((k) => !found.has(k))).toEqual([]);
+	test('no circle', () => {
+		expect(circles.map((circle) => `circle of ${circle.files.length}: ${circle.loop}`)).toEqual([]);
 	});
 
 	test('the check finds a circle of types, a longer loop and a self-import, naming each', () => {

@@ -12,22 +12,39 @@ export function forItem(message: string, itemIndex?: number): string {
 	return itemIndex === undefined ? message : `${message} [item ${itemIndex}]`;
 }
 
-/** Each error's message before `forItem` named the item, for texts that quote it. */
-const plainMessages = new WeakMap<object, string>();
+/**
+ * What the node's own code reads back from an error it built or tagged, beside n8n's fields. Kept
+ * on the error itself as properties that are not enumerable, so n8n's view of the error (its
+ * JSON, its copies) stays as n8n built it.
+ */
+interface ErrorNotes {
+	/** The message before `forItem` named the item, for texts that quote it. */
+	plainMessage?: string;
+	/** Facts the error item carries under Continue On Fail (e.g. the export's status). */
+	errorOutput?: IDataObject;
+}
+
+/** `error` with `notes` kept on it, not enumerable (see ErrorNotes). */
+export function noted<E extends object, N extends object>(error: E, notes: N): E & N {
+	for (const [key, value] of Object.entries(notes)) {
+		Object.defineProperty(error, key, { value, writable: true, configurable: true });
+	}
+	return error as E & N;
+}
+
+function notesOf(error: unknown): ErrorNotes {
+	return error !== null && typeof error === 'object' ? (error as ErrorNotes) : {};
+}
 
 function withItem<E extends Error>(error: E, message: string): E {
-	plainMessages.set(error, message);
-	return error;
+	return noted(error, { plainMessage: message });
 }
 
 /** An error's message without the item it names (e.g. inside another item's message). */
 export function plainMessage(error: unknown): string {
 	if (!(error instanceof Error)) return String(error);
-	return plainMessages.get(error) ?? error.message;
+	return notesOf(error).plainMessage ?? error.message;
 }
-
-/** Facts an error item should carry under "Continue On Fail" (e.g. the export's status). */
-const errorOutputs = new WeakMap<object, IDataObject>();
 
 /** Add fields to the error item; with `keepExisting`, fields already set win (defaults). */
 export function withErrorOutput<E extends Error>(
@@ -35,9 +52,10 @@ export function withErrorOutput<E extends Error>(
 	json: IDataObject,
 	{ keepExisting = false } = {},
 ): E {
-	const existing = errorOutputs.get(error) ?? {};
-	errorOutputs.set(error, keepExisting ? { ...json, ...existing } : { ...existing, ...json });
-	return error;
+	const existing = notesOf(error).errorOutput ?? {};
+	return noted(error, {
+		errorOutput: keepExisting ? { ...json, ...existing } : { ...existing, ...json },
+	});
 }
 
 interface ErrorOptions {
@@ -115,15 +133,14 @@ export function asNodeError(
 ): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	const wrapped = new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
-	const extra = error && typeof error === 'object' ? errorOutputs.get(error) : undefined;
-	if (extra) errorOutputs.set(wrapped, extra);
-	return wrapped;
+	const extra = notesOf(error).errorOutput;
+	return extra ? noted(wrapped, { errorOutput: extra }) : wrapped;
 }
 
 /** The item n8n shows for a failed input under "Continue On Fail". */
 export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number | number[]) {
 	const json: IDataObject = {
-		...(errorOutputs.get(error) ?? {}),
+		...(notesOf(error).errorOutput ?? {}),
 		error: error.message,
 	};
 	if (error.description) json.errorDescription = error.description;

@@ -151,19 +151,19 @@ export function fieldColumns(columns: ReportColumn[]): FieldColumns {
 	};
 }
 
-export class QualityTally {
+/** The documents report, tallied per document type. */
+export class DocumentsTally {
 	private readonly types = new Map<string, DocumentTypeTally>();
-	private readonly fields = new Map<string, FieldTally>();
-	/** The columns the reports had: a figure without its column is null in the output. */
-	documentColumns: DocumentColumns = {};
-	fieldColumns: FieldColumns = {};
+
+	/** @param columns the report's columns: a figure without its column is null in the output */
+	constructor(readonly columns: DocumentColumns) {}
 
 	/**
-	 * One row of the documents report (typed, see reportRows.ts). `typeOfDocument` names the type
-	 * when the report has no type column (read from the fields report by document id).
+	 * One row (typed, see reportRows.ts). `typeOfDocument` names the type when the report has no
+	 * type column (read from the fields report by document id).
 	 */
-	addDocument(row: IDataObject, columns: DocumentColumns, typeOfDocument?: DocumentType): void {
-		this.documentColumns = columns;
+	add(row: IDataObject, typeOfDocument?: DocumentType): void {
+		const { columns } = this;
 		const { type, id } = ownType(row, columns) ??
 			typeOfDocument ?? { type: UNKNOWN_TYPE, id: null };
 		const tally = this.type(type, id);
@@ -180,12 +180,64 @@ export class QualityTally {
 		tally.fieldsChanged += changed;
 	}
 
+	/** Each document type, as first met (the output's order: inSummaryOrder). */
+	documentTypes(): DocumentTypeTally[] {
+		return [...this.types.values()];
+	}
+
+	/** All document types together. */
+	total(): DocumentCounts {
+		const total: DocumentCounts = {
+			documents: 0,
+			straightThrough: 0,
+			reviewed: 0,
+			reviewedUnchanged: 0,
+			corrected: 0,
+			documentTypeChanged: 0,
+			fieldsExported: 0,
+			fieldsChanged: 0,
+		};
+		for (const t of this.types.values()) {
+			for (const key of Object.keys(total) as Array<keyof DocumentCounts>) total[key] += t[key];
+		}
+		return total;
+	}
+
+	private type(documentType: string, documentSkillId: string | null): DocumentTypeTally {
+		let tally = this.types.get(documentType);
+		if (!tally) {
+			tally = {
+				documentType,
+				documentSkillId,
+				documents: 0,
+				straightThrough: 0,
+				reviewed: 0,
+				reviewedUnchanged: 0,
+				corrected: 0,
+				documentTypeChanged: 0,
+				fieldsExported: 0,
+				fieldsChanged: 0,
+			};
+			this.types.set(documentType, tally);
+		}
+		tally.documentSkillId ??= documentSkillId;
+		return tally;
+	}
+}
+
+/** The fields report, tallied per field of a document type. */
+export class FieldsTally {
+	private readonly fields = new Map<string, FieldTally>();
+
+	/** @param columns the report's columns: a figure without its column is null in the output */
+	constructor(readonly columns: FieldColumns) {}
+
 	/**
 	 * One row of the fields report. `typeOfDocument` names the type when the fields report has no
 	 * type column (read from the documents report by document id).
 	 */
-	addField(row: IDataObject, columns: FieldColumns, typeOfDocument?: DocumentType): void {
-		this.fieldColumns = columns;
+	add(row: IDataObject, typeOfDocument?: DocumentType): void {
+		const { columns } = this;
 		const type = (ownType(row, columns) ?? typeOfDocument)?.type ?? UNKNOWN_TYPE;
 		const field = columns.field ? String(row[columns.field] ?? '') : '';
 		const key = `${type}\u0000${field}`;
@@ -230,64 +282,37 @@ export class QualityTally {
 		if (corrected) tally.corrected++;
 	}
 
-	/** Document types, most documents first, then by name. */
-	documentTypes(): DocumentTypeTally[] {
-		return [...this.types.values()].sort(
-			(a, b) => b.documents - a.documents || a.documentType.localeCompare(b.documentType),
-		);
-	}
-
-	/** Fields by document type (in `documentTypes` order), most often corrected first, then by name. */
+	/** Each field of each document type, as first met (the output's order: inSummaryOrder). */
 	fieldTallies(): FieldTally[] {
-		const order = new Map(this.documentTypes().map((t, i) => [t.documentType, i]));
-		const rank = (type: string) => order.get(type) ?? order.size;
-		return [...this.fields.values()].sort(
+		return [...this.fields.values()];
+	}
+}
+
+/**
+ * The summary's order, in this one place: document types with the most documents first, then by
+ * name; fields by their document type in that order (a type only the fields report names comes
+ * after those, by name; "(unknown)" last), then the most often corrected first, then by name.
+ */
+export function inSummaryOrder(
+	types: DocumentTypeTally[],
+	fields: FieldTally[],
+): { types: DocumentTypeTally[]; fields: FieldTally[] } {
+	const ordered = [...types].sort(
+		(a, b) => b.documents - a.documents || a.documentType.localeCompare(b.documentType),
+	);
+	const place = new Map(ordered.map((t, i) => [t.documentType, i]));
+	const rank = (type: string) =>
+		place.get(type) ?? (type === UNKNOWN_TYPE ? place.size + 1 : place.size);
+	return {
+		types: ordered,
+		fields: [...fields].sort(
 			(a, b) =>
 				rank(a.documentType) - rank(b.documentType) ||
 				a.documentType.localeCompare(b.documentType) ||
 				share(b.corrected, b.occurrences) - share(a.corrected, a.occurrences) ||
 				a.field.localeCompare(b.field),
-		);
-	}
-
-	/** All document types together. */
-	total(): DocumentCounts {
-		const total: DocumentCounts = {
-			documents: 0,
-			straightThrough: 0,
-			reviewed: 0,
-			reviewedUnchanged: 0,
-			corrected: 0,
-			documentTypeChanged: 0,
-			fieldsExported: 0,
-			fieldsChanged: 0,
-		};
-		for (const t of this.types.values()) {
-			for (const key of Object.keys(total) as Array<keyof DocumentCounts>) total[key] += t[key];
-		}
-		return total;
-	}
-
-	private type(documentType: string, documentSkillId: string | null): DocumentTypeTally {
-		let tally = this.types.get(documentType);
-		if (!tally) {
-			tally = {
-				documentType,
-				documentSkillId,
-				documents: 0,
-				straightThrough: 0,
-				reviewed: 0,
-				reviewedUnchanged: 0,
-				corrected: 0,
-				documentTypeChanged: 0,
-				fieldsExported: 0,
-				fieldsChanged: 0,
-			};
-			this.types.set(documentType, tally);
-		}
-		tally.documentSkillId ??= documentSkillId;
-		return tally;
-	}
+		),
+	};
 }
 
 function share(part: number, whole: number): number {

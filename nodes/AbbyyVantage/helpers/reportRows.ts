@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { csvRecords } from './csv';
+
 /**
  * The rows of a CSV report as n8n items with typed values. A column's type comes from its name,
  * once per report, so a column has one type in every row: the QA reports' flags
@@ -116,4 +118,25 @@ export function findColumn(columns: ReportColumn[], names: string[]): string | u
 		if (found) return found.key;
 	}
 	return undefined;
+}
+
+/**
+ * A CSV report's rows as they stream in: the header's columns to `onHeader`, then each record as
+ * typed JSON to `onRow`. Either returning false stops reading (the rest is not downloaded); so
+ * does the end of the body.
+ */
+export async function eachReportRow(
+	chunks: AsyncIterable<Uint8Array>,
+	onHeader: (columns: ReportColumn[]) => boolean,
+	onRow: (row: IDataObject) => boolean | void,
+): Promise<void> {
+	let columns: ReportColumn[] | undefined;
+	for await (const batch of csvRecords(chunks)) {
+		for (const cells of batch) {
+			if (!columns) {
+				columns = reportColumns(cells);
+				if (!onHeader(columns)) return;
+			} else if (onRow(typedRecord(columns, cells)) === false) return;
+		}
+	}
 }

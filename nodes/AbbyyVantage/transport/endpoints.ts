@@ -1,4 +1,4 @@
-import { pathUnder } from './path';
+import { pathUnder } from '../helpers/path';
 
 /**
  * Every ABBYY Vantage operation the node calls, named after its OpenAPI operationId (the vendor's

@@ -19,25 +19,19 @@ import {
 import { CancelledError, pause } from '../helpers/time';
 import type { Endpoint } from './endpoints';
 import {
-	httpFailure,
-	thrownFailure,
-	toNodeApiError,
-	type Failure,
-	type FullResponse,
-} from './errors';
-import { AUTO_LIMITS, RequestLimiter, sharedLimiter, type Slot } from './limiter';
-import { MALFORMED, parseResponse, toBuffer } from './response';
-import { readErrorBody } from './stream';
-import {
 	answerLost,
-	DEFAULT_RETRY_SETTINGS,
+	httpFailure,
 	isLoadSignal,
 	isNotFound,
 	isTooMany,
-	parseRetryAfter,
-	retryDelay,
-	type RetrySettings,
-} from './retry';
+	thrownFailure,
+	type Failure,
+	type FullResponse,
+} from './failure';
+import { AUTO_LIMITS, RequestLimiter, sharedLimiter, type Slot } from './limiter';
+import { toNodeApiError } from './nodeApiError';
+import { MALFORMED, parseResponse, readErrorBody, toBuffer } from './response';
+import { DEFAULT_RETRY_SETTINGS, parseRetryAfter, retryDelay, type RetrySettings } from './retry';
 import {
 	VANTAGE_API,
 	credentialProblem,
@@ -49,7 +43,7 @@ import {
 } from './auth';
 
 export { endpoints, type Endpoint } from './endpoints';
-export { isTransientError, isWaitHiccup } from './errors';
+export { isTransientError, isWaitHiccup } from './failure';
 
 /** How many requests may be in flight: Auto (adaptive) or a pinned number. */
 export type Concurrency = 'auto' | number;

@@ -1,6 +1,6 @@
 /** Bounded exponential backoff with jitter, honouring Retry-After. */
 import { SECOND_MS } from '../constants';
-import type { Failure } from './errors';
+import { isReadHiccup, isTooMany, isTransient, notProcessed, type Failure } from './failure';
 
 export interface RetrySettings {
 	/** Attempts after the first one. */
@@ -20,17 +20,6 @@ export const DEFAULT_RETRY_SETTINGS: RetrySettings = {
 	timeoutMs: 60000,
 };
 
-/** Statuses that say "not now" rather than "no": the same request may succeed later. */
-export const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
-
-/**
- * Statuses worth another try on a read (GET: reports, lists, status polls) only: a 500 is
- * Vantage's own failure, often passing, and reading again changes nothing. A write answered 500
- * may have been applied: a creating request is never resent, and idempotent writes keep the rules
- * above.
- */
-export const READ_RETRYABLE_STATUSES = new Set([500]);
-
 /** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined if absent or unreadable. */
 export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
@@ -49,57 +38,6 @@ export function backoffDelay(
 	const exponential = settings.initialDelayMs * 2 ** attempt;
 	const capped = Math.min(settings.maxDelayMs, exponential);
 	return Math.round(capped * (0.75 + random() * 0.25));
-}
-
-/** 429: Vantage refused the request unprocessed. */
-export function isTooMany(failure: Failure): boolean {
-	return failure.kind === 'http' && failure.status === 429;
-}
-
-/** 404: Vantage has no such thing (any more). */
-export function isNotFound(failure: Failure): boolean {
-	return failure.kind === 'http' && failure.status === 404;
-}
-
-const ANSWER_LOST = new Set<Failure['kind']>(['network', 'timeout', 'unclassified', 'malformed']);
-
-/** The request left, but its answer never came whole: Vantage may have handled it. */
-export function answerLost(failure: Failure): boolean {
-	return ANSWER_LOST.has(failure.kind) && !notProcessed(failure);
-}
-
-/** Vantage cannot have processed it: a 429 (refused unprocessed) or a refused connection (never left). */
-export function notProcessed(failure: Failure): boolean {
-	return isTooMany(failure) || (failure.kind === 'network' && failure.code === 'ECONNREFUSED');
-}
-
-/**
- * "Not now" rather than "no": the same request may succeed later. A failure without an answer
- * that n8n gave no code for is most likely the network too; only requests safe to repeat are
- * sent again for it.
- */
-export function isTransient(failure: Failure): boolean {
-	return (
-		notProcessed(failure) ||
-		failure.kind === 'network' ||
-		failure.kind === 'unclassified' ||
-		failure.kind === 'timeout' ||
-		failure.kind === 'malformed' ||
-		(failure.kind === 'http' && RETRYABLE_STATUSES.has(failure.status ?? 0))
-	);
-}
-
-/** Answers that say the service is under load: the limiter halves. */
-export function isLoadSignal(failure: Failure): boolean {
-	return (
-		failure.kind === 'timeout' ||
-		(failure.kind === 'http' && (failure.status === 429 || failure.status === 503))
-	);
-}
-
-/** A failure a read (GET) is sent again for, besides the transient ones: a 500. */
-export function isReadHiccup(failure: Failure): boolean {
-	return failure.kind === 'http' && READ_RETRYABLE_STATUSES.has(failure.status ?? 0);
 }
 
 /** One failed attempt, as the retry decision sees it. */

@@ -3,8 +3,10 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { streamFromOf } from '../helpers/multipart';
 import { CancelledError, pause } from '../helpers/time';
-import { thrownFailure, toNodeApiError } from './errors';
+import { thrownFailure } from './failure';
 import type { VantageClient, VantageRequest } from './index';
+import { toNodeApiError } from './nodeApiError';
+import { isReadable, type Readable } from './response';
 import { backoffDelay } from './retry';
 
 /**
@@ -14,45 +16,8 @@ import { backoffDelay } from './retry';
  * start when the body breaks off, up to Max Retries, as the client retries any safe request.
  */
 
-/** At most this much of an error answer is read (a ProblemDetails is far smaller). */
-const ERROR_BODY_MAX = 64 * 1024;
 /** How often the idle timeout is checked. */
 const WATCH_MS = 1000;
-
-interface Readable extends AsyncIterable<Uint8Array> {
-	destroy(error?: Error): void;
-}
-
-function isReadable(value: unknown): value is Readable {
-	return (
-		!!value &&
-		typeof value === 'object' &&
-		typeof (value as Partial<Readable>)[Symbol.asyncIterator] === 'function' &&
-		typeof (value as Partial<Readable>).destroy === 'function'
-	);
-}
-
-/**
- * The body of an error answer to a `stream` request is a stream too: read it (up to 64 KB), so
- * that the error can quote Vantage's ProblemDetails as it does for any other request.
- */
-export async function readErrorBody(body: unknown): Promise<unknown> {
-	if (!isReadable(body)) return body;
-	const chunks: Buffer[] = [];
-	let size = 0;
-	try {
-		for await (const chunk of body) {
-			chunks.push(Buffer.from(chunk));
-			size += chunk.length;
-			if (size >= ERROR_BODY_MAX) break;
-		}
-	} catch {
-		// What arrived is what there is.
-	} finally {
-		body.destroy();
-	}
-	return Buffer.concat(chunks).subarray(0, ERROR_BODY_MAX);
-}
 
 /** What `readStreamed` hands to its reader. */
 export interface StreamedBody {

@@ -1,10 +1,12 @@
 import {
 	documentColumns,
+	DocumentsTally,
 	documentTypeItem,
 	fieldColumns,
 	fieldItem,
+	FieldsTally,
+	inSummaryOrder,
 	percent,
-	QualityTally,
 	UNKNOWN_TYPE,
 } from '../../../nodes/AbbyyVantage/helpers/qualitySummary';
 import {
@@ -98,7 +100,7 @@ describe('report rows: one type per column, from its name', () => {
 	});
 });
 
-describe('QualityTally', () => {
+describe('the tallies of the two reports, in the summary’s order', () => {
 	const documents = reportColumns([
 		'DocumentId',
 		'DocumentSkillId',
@@ -118,8 +120,8 @@ describe('QualityTally', () => {
 	) => typedRecord(documents, [id, type.toLowerCase(), type, reviewed, retyped, exported, changed]);
 
 	test('per document type: straight-through is "no Manual Review"; reviewed splits into unchanged, corrected, retyped', () => {
-		const tally = new QualityTally();
 		const columns = documentColumns(documents);
+		const tally = new DocumentsTally(columns);
 		for (const row of [
 			doc('d1', 'Invoice', '1', 'false', '10', '2'),
 			doc('d2', 'Invoice', '1', 'false', '10', '0'),
@@ -127,8 +129,8 @@ describe('QualityTally', () => {
 			doc('d4', 'Receipt', '1', 'true', '3', '0'),
 			doc('d5', 'Receipt', '1', 'true', '3', '1'),
 		])
-			tally.addDocument(row, columns);
-		expect(tally.documentTypes()).toEqual([
+			tally.add(row);
+		expect(inSummaryOrder(tally.documentTypes(), []).types).toEqual([
 			{
 				documentType: 'Invoice',
 				documentSkillId: 'invoice',
@@ -195,9 +197,9 @@ describe('QualityTally', () => {
 	const fieldCols = fieldColumns(fields);
 
 	test('per field: corrected is "not correct before review"; accuracy is ABBYY’s, over instances in the document', () => {
-		const tally = new QualityTally();
+		const tally = new FieldsTally(fieldCols);
 		const add = (field: string, flags: string) =>
-			tally.addField(typedRecord(fields, ['d1', field, ...flags.split('')]), fieldCols, {
+			tally.add(typedRecord(fields, ['d1', field, ...flags.split('')]), {
 				type: 'Invoice',
 				id: 'invoice',
 			});
@@ -208,7 +210,8 @@ describe('QualityTally', () => {
 		add('Date', '10000');
 		add('Vendor', '00011');
 		add('Vendor', '00101');
-		expect(tally.fieldTallies().map((t) => fieldItem(t, fieldCols))).toEqual([
+		const { fields: ordered } = inSummaryOrder([], tally.fieldTallies());
+		expect(ordered.map((t) => fieldItem(t, fieldCols))).toEqual([
 			{
 				documentType: 'Invoice',
 				field: 'Vendor',
@@ -242,15 +245,16 @@ describe('QualityTally', () => {
 	});
 
 	test('the same field name in two document types stays two fields', () => {
-		const tally = new QualityTally();
 		const typed = reportColumns(['DocumentId', 'DocumentSkillName', 'FieldName', 'Correct']);
+		const tally = new FieldsTally(fieldColumns(typed));
 		for (const [type, correct] of [
 			['Invoice', '1'],
 			['Receipt', '0'],
 			['Receipt', '1'],
 		])
-			tally.addField(typedRecord(typed, ['d', type, 'Total', correct]), fieldColumns(typed));
-		expect(tally.fieldTallies().map((t) => [t.documentType, t.field, t.occurrences])).toEqual([
+			tally.add(typedRecord(typed, ['d', type, 'Total', correct]));
+		const { fields: ordered } = inSummaryOrder([], tally.fieldTallies());
+		expect(ordered.map((t) => [t.documentType, t.field, t.occurrences])).toEqual([
 			['Invoice', 'Total', 1],
 			['Receipt', 'Total', 2],
 		]);
@@ -258,23 +262,21 @@ describe('QualityTally', () => {
 
 	test('a documents report without a type column: the type the fields report names for the document', () => {
 		const bare = reportColumns(['DocumentId', 'HasManualReview']);
-		const tally = new QualityTally();
-		tally.addDocument(typedRecord(bare, ['d1', '0']), documentColumns(bare), {
-			type: 'Receipt',
-			id: 'receipt',
-		});
-		tally.addDocument(typedRecord(bare, ['d2', '0']), documentColumns(bare));
-		expect(tally.documentTypes().map((t) => [t.documentType, t.documentSkillId])).toEqual([
+		const tally = new DocumentsTally(documentColumns(bare));
+		tally.add(typedRecord(bare, ['d1', '0']), { type: 'Receipt', id: 'receipt' });
+		tally.add(typedRecord(bare, ['d2', '0']));
+		const { types } = inSummaryOrder(tally.documentTypes(), []);
+		expect(types.map((t) => [t.documentType, t.documentSkillId])).toEqual([
 			['(unknown)', null],
 			['Receipt', 'receipt'],
 		]);
 	});
 
 	test('a report without the columns a figure needs: rows counted, under an unknown type, the figure null', () => {
-		const tally = new QualityTally();
 		const bare = reportColumns(['Something']);
 		const columns = documentColumns(bare);
-		tally.addDocument(typedRecord(bare, ['x']), columns);
+		const tally = new DocumentsTally(columns);
+		tally.add(typedRecord(bare, ['x']));
 		const [type] = tally.documentTypes();
 		expect(documentTypeItem(type, columns)).toEqual({
 			documentType: UNKNOWN_TYPE,
@@ -295,13 +297,62 @@ describe('QualityTally', () => {
 			fieldsChangedPercent: null,
 		});
 		const onlyName = reportColumns(['FieldName']);
-		tally.addField(typedRecord(onlyName, ['Total']), fieldColumns(onlyName));
-		expect(fieldItem(tally.fieldTallies()[0], fieldColumns(onlyName))).toMatchObject({
+		const fieldTally = new FieldsTally(fieldColumns(onlyName));
+		fieldTally.add(typedRecord(onlyName, ['Total']));
+		expect(fieldItem(fieldTally.fieldTallies()[0], fieldTally.columns)).toMatchObject({
 			occurrences: 1,
 			inDocument: null,
 			corrected: null,
 			accuracyPercent: null,
 		});
+	});
+
+	test('the summary’s order: types by documents, fields by their type’s place, then most often corrected', () => {
+		const typed = reportColumns(['DocumentId', 'DocumentSkillName', 'HasManualReview']);
+		const types = new DocumentsTally(documentColumns(typed));
+		for (const [id, type] of [
+			['d1', 'Receipt'],
+			['d2', 'Invoice'],
+			['d3', 'Invoice'],
+			['d4', 'Bill'],
+		])
+			types.add(typedRecord(typed, [id, type, '0']));
+		const named = reportColumns(['DocumentId', 'DocumentSkillName', 'FieldName', 'Correct']);
+		const fields = new FieldsTally(fieldColumns(named));
+		for (const [type, field, correct] of [
+			['Receipt', 'Total', '1'],
+			['Receipt', 'Date', '0'],
+			// A type the documents report does not have, and fields without a type.
+			['Waybill', 'Number', '1'],
+			['', 'Stamp', '1'],
+			['Payslip', 'Net', '1'],
+			['Invoice', 'Total', '1'],
+			['Bill', 'Total', '0'],
+		])
+			fields.add(typedRecord(named, ['d', type, field, correct]));
+		const ordered = inSummaryOrder(types.documentTypes(), fields.fieldTallies());
+		// Most documents first, then by name.
+		expect(ordered.types.map((t) => t.documentType)).toEqual(['Invoice', 'Bill', 'Receipt']);
+		expect(ordered.fields.map((f) => `${f.documentType}/${f.field}`)).toEqual([
+			'Invoice/Total',
+			'Bill/Total',
+			// Date was corrected in every document, Total in none.
+			'Receipt/Date',
+			'Receipt/Total',
+			'Payslip/Net',
+			'Waybill/Number',
+			`${UNKNOWN_TYPE}/Stamp`,
+		]);
+		// Without the documents report: by type name, "(unknown)" still last.
+		expect(inSummaryOrder([], fields.fieldTallies()).fields.map((f) => f.documentType)).toEqual([
+			'Bill',
+			'Invoice',
+			'Payslip',
+			'Receipt',
+			'Receipt',
+			'Waybill',
+			UNKNOWN_TYPE,
+		]);
 	});
 
 	test('percent: two decimals, null for nothing', () => {

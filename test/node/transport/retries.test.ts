@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { Failure } from '../../../nodes/AbbyyVantage/transport/errors';
+import type { Failure } from '../../../nodes/AbbyyVantage/transport/failure';
 import {
 	backoffDelay,
 	parseRetryAfter,

@@ -1,4 +1,52 @@
-import { changesReport } from './changesReport';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-/** Report → Get Document Changes: GetDocumentsAsCsv, one row per document (./changesReport.ts). */
-export const { description, execute } = changesReport('documents');
+import { runPreparedPerItem } from '../../helpers/items';
+import type { VantageClient } from '../../transport';
+import { readRunConcurrency } from '../../params/concurrency';
+import {
+	CHANGES_CONCURRENCY,
+	changesOutput,
+	changesProperties,
+	readChangesPlan,
+} from './changesReport';
+import { IMAGE_FILTERS, MANUAL_REVIEW_FILTERS, PERIOD, type QaFilter } from './qaFilters';
+import { DOCUMENTS_REPORT } from './qaReports';
+
+/**
+ * Report → Get Document Changes: GetDocumentsAsCsv, one row per document of a Process skill's
+ * transactions, as items or as the CSV file (./changesReport.ts).
+ */
+
+/** GetDocumentsAsCsv's query: the Process skill is a filter (every Process skill if empty). */
+const FILTERS: QaFilter[] = [
+	...PERIOD,
+	{
+		name: 'Process Skill',
+		query: 'processSkillId',
+		parameter: 'filters.processSkillId',
+		type: { kind: 'skill', description: 'Only documents of this Process skill’s transactions' },
+	},
+	...IMAGE_FILTERS,
+	...MANUAL_REVIEW_FILTERS,
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['report'], operation: ['getDocumentChanges'] } },
+	changesProperties(DOCUMENTS_REPORT, FILTERS),
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+): Promise<INodeExecutionData[]> {
+	const concurrency = readRunConcurrency(this, CHANGES_CONCURRENCY, client);
+	return await runPreparedPerItem(
+		this,
+		items,
+		(itemIndex) => readChangesPlan(this, itemIndex, FILTERS),
+		async (plan, itemIndex) => await changesOutput(this, client, DOCUMENTS_REPORT, plan, itemIndex),
+		concurrency,
+	);
+}

@@ -6,37 +6,33 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { csvRecords } from '../../helpers/csv';
 import { runPreparedPerItem, type ItemOutput } from '../../helpers/items';
 import {
 	documentColumns,
+	DocumentsTally,
 	documentTypeItem,
 	fieldColumns,
 	fieldItem,
+	FieldsTally,
+	inSummaryOrder,
 	namesTypes,
 	ownType,
-	QualityTally,
-	UNKNOWN_TYPE,
 	type DocumentType,
 } from '../../helpers/qualitySummary';
-import {
-	findColumn,
-	reportColumns,
-	typedRecord,
-	type ReportColumn,
-} from '../../helpers/reportRows';
+import { eachReportRow, findColumn } from '../../helpers/reportRows';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
-import type { StreamedBody } from '../../transport/stream';
 import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
 import {
-	explainEmptyReport,
-	processSkillProperty,
+	IMAGE_FILTERS,
+	PERIOD,
+	PROCESS_SKILL,
 	qaFilters,
+	qaParameters,
 	readQaQuery,
-	readQaReport,
-	startDateProperty,
-} from './qaReports';
+	type QaFilter,
+} from './qaFilters';
+import { DOCUMENTS_REPORT, explainEmptyReport, FIELDS_REPORT, readQaReport } from './qaReports';
 
 /**
  * Report → Get Quality Summary: for a period and a Process skill, per document type how many
@@ -48,12 +44,14 @@ import {
  */
 const CONCURRENCY = { max: 8, what: 'summaries' };
 
+/** Both reports' query: the Process skill is required; what Manual Review did is counted, not filtered. */
+const FILTERS: QaFilter[] = [...PERIOD, PROCESS_SKILL, ...IMAGE_FILTERS];
+
 const SUMMARIZE = ['typesAndFields', 'types', 'fields'] as const;
 type Summarize = (typeof SUMMARIZE)[number];
 
 const properties: INodeProperties[] = [
-	processSkillProperty,
-	startDateProperty,
+	...qaParameters(FILTERS),
 	{
 		displayName: 'Summarize',
 		name: 'summarize',
@@ -79,7 +77,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Each item has `level`: "total", "documentType" or "field". Straight-through: documents that did not go through Manual Review; reviewed ones are split into unchanged, corrected and type changed. Field accuracy as ABBYY defines it: correct ÷ (correct + recognition issue + located incorrectly + not detected), for fields in the document. Percentages are 0–100, e.g. for an IF node: straightThroughPercent < 85.',
 	},
-	qaFilters('summary'),
+	qaFilters(FILTERS),
 	concurrencyOnlyOptions(CONCURRENCY),
 ];
 
@@ -93,26 +91,6 @@ interface Plan {
 	summarize: Summarize;
 }
 
-/**
- * Header first, then each record as typed JSON, to `onRow`. `onHeader` returning false stops
- * reading (the rest is not downloaded); so does the end of the body.
- */
-async function eachRow(
-	body: StreamedBody,
-	onHeader: (columns: ReportColumn[]) => boolean,
-	onRow: (row: IDataObject) => void,
-): Promise<void> {
-	let columns: ReportColumn[] | undefined;
-	for await (const batch of csvRecords(body.chunks)) {
-		for (const cells of batch) {
-			if (!columns) {
-				columns = reportColumns(cells);
-				if (!onHeader(columns)) return;
-			} else onRow(typedRecord(columns, cells));
-		}
-	}
-}
-
 /** Each document's type by DocumentId, as one report names it, for the other report's rows. */
 type TypesById = Map<string, DocumentType>;
 
@@ -120,7 +98,7 @@ type TypesById = Map<string, DocumentType>;
 const UNTYPED = 'untyped';
 
 interface DocumentPass {
-	tally: QualityTally;
+	tally: DocumentsTally;
 	processSkillName: string | null;
 	/** Each document's type, when asked for (the fields report names none). */
 	typeById?: TypesById;
@@ -138,26 +116,27 @@ async function documentsPass(
 	itemIndex: number,
 	options: { collectTypes?: boolean; typeById?: TypesById; stopIfUntyped?: boolean },
 ): Promise<DocumentPass | typeof UNTYPED> {
-	return await readQaReport(ctx, client, 'documents', plan.query, itemIndex, async (body) => {
+	return await readQaReport(ctx, client, DOCUMENTS_REPORT, plan.query, itemIndex, async (body) => {
 		const pass: DocumentPass = {
-			tally: new QualityTally(),
+			tally: new DocumentsTally(documentColumns([])),
 			processSkillName: null,
 			...(options.collectTypes ? { typeById: new Map() } : {}),
 		};
-		let columns = documentColumns([]);
 		let skillName: string | undefined;
 		let untyped = false;
-		await eachRow(
-			body,
+		await eachReportRow(
+			body.chunks,
 			(header) => {
-				columns = documentColumns(header);
+				pass.tally = new DocumentsTally(documentColumns(header));
 				skillName = findColumn(header, ['ProcessSkillName']);
+				const { columns } = pass.tally;
 				untyped = !!options.stopIfUntyped && !namesTypes(columns) && !!columns.documentId;
 				return !untyped;
 			},
 			(row) => {
+				const { columns } = pass.tally;
 				const id = columns.documentId ? String(row[columns.documentId]) : '';
-				pass.tally.addDocument(row, columns, options.typeById?.get(id));
+				pass.tally.add(row, options.typeById?.get(id));
 				if (skillName && pass.processSkillName === null && typeof row[skillName] === 'string') {
 					pass.processSkillName = row[skillName] as string;
 				}
@@ -165,13 +144,12 @@ async function documentsPass(
 				if (type && columns.documentId) pass.typeById?.set(id, type);
 			},
 		);
-		pass.tally.documentColumns = columns;
 		return untyped ? UNTYPED : pass;
 	});
 }
 
 interface FieldPass {
-	tally: QualityTally;
+	tally: FieldsTally;
 	/** Each document's type, when asked for (the documents report names none). */
 	typeById?: TypesById;
 }
@@ -184,28 +162,28 @@ async function fieldsPass(
 	itemIndex: number,
 	options: { collectTypes?: boolean; typeById?: TypesById; stopIfUntyped?: boolean },
 ): Promise<FieldPass | typeof UNTYPED> {
-	return await readQaReport(ctx, client, 'fields', plan.query, itemIndex, async (body) => {
+	return await readQaReport(ctx, client, FIELDS_REPORT, plan.query, itemIndex, async (body) => {
 		const pass: FieldPass = {
-			tally: new QualityTally(),
+			tally: new FieldsTally(fieldColumns([])),
 			...(options.collectTypes ? { typeById: new Map() } : {}),
 		};
-		let columns = fieldColumns([]);
 		let untyped = false;
-		await eachRow(
-			body,
+		await eachReportRow(
+			body.chunks,
 			(header) => {
-				columns = fieldColumns(header);
+				pass.tally = new FieldsTally(fieldColumns(header));
+				const { columns } = pass.tally;
 				untyped = !!options.stopIfUntyped && !namesTypes(columns) && !!columns.documentId;
 				return !untyped;
 			},
 			(row) => {
+				const { columns } = pass.tally;
 				const id = columns.documentId ? String(row[columns.documentId]) : '';
-				pass.tally.addField(row, columns, options.typeById?.get(id));
+				pass.tally.add(row, options.typeById?.get(id));
 				const type = pass.typeById && ownType(row, columns);
 				if (type && columns.documentId && !pass.typeById?.has(id)) pass.typeById?.set(id, type);
 			},
 		);
-		pass.tally.fieldColumns = columns;
 		return untyped ? UNTYPED : pass;
 	});
 }
@@ -266,7 +244,7 @@ export async function execute(
 		this,
 		items,
 		(itemIndex): Plan => ({
-			query: readQaQuery(this, itemIndex, 'summary'),
+			query: readQaQuery(this, itemIndex, FILTERS),
 			summarize: requireOption(
 				this,
 				itemIndex,
@@ -290,7 +268,7 @@ export async function execute(
 function summaryItems(
 	plan: Plan,
 	documents: DocumentPass | undefined,
-	fields: QualityTally | undefined,
+	fields: FieldsTally | undefined,
 ): ItemOutput[] {
 	const { query } = plan;
 	const base: IDataObject = {
@@ -299,37 +277,32 @@ function summaryItems(
 		startDate: query.startDate,
 		endDate: query.endDate ?? null,
 	};
+	const ordered = inSummaryOrder(
+		documents?.tally.documentTypes() ?? [],
+		fields?.fieldTallies() ?? [],
+	);
 	const out: ItemOutput[] = [];
 	if (documents && plan.summarize !== 'fields') {
 		const { tally } = documents;
-		const columns = tally.documentColumns;
 		out.push({
 			json: {
 				level: 'total',
 				...base,
 				...documentTypeItem(
 					{ ...tally.total(), documentType: null, documentSkillId: null },
-					columns,
+					tally.columns,
 				),
 			},
 		});
-		for (const type of tally.documentTypes()) {
-			out.push({ json: { level: 'documentType', ...base, ...documentTypeItem(type, columns) } });
+		for (const type of ordered.types) {
+			out.push({
+				json: { level: 'documentType', ...base, ...documentTypeItem(type, tally.columns) },
+			});
 		}
 	}
 	if (fields) {
-		// Fields in the order of their document types (most documents first) when those are known.
-		const order = new Map(
-			(documents?.tally.documentTypes() ?? []).map((t, i) => [t.documentType, i]),
-		);
-		const rank = (type: string) =>
-			order.get(type) ?? (type === UNKNOWN_TYPE ? Infinity : order.size);
-		const list = fields
-			.fieldTallies()
-			.map((f, i) => ({ f, i }))
-			.sort((a, b) => rank(a.f.documentType) - rank(b.f.documentType) || a.i - b.i);
-		for (const { f } of list) {
-			out.push({ json: { level: 'field', ...base, ...fieldItem(f, fields.fieldColumns) } });
+		for (const field of ordered.fields) {
+			out.push({ json: { level: 'field', ...base, ...fieldItem(field, fields.columns) } });
 		}
 	}
 	return out;
