@@ -8,6 +8,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestOptionsProperty } from './actions/common';
 import { resourceOptions, resourceProperties, router } from './actions/router';
+import { runsAsTool } from './agent/mode';
+import { withToolProperties } from './agent/properties';
+import { runAsTool } from './agent/run';
 import { searchCatalogs, searchSkills } from './methods/listSearch';
 import { getCatalogColumns } from './methods/resourceMapping';
 
@@ -29,7 +32,9 @@ export class AbbyyVantage implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'abbyyVantageApi', required: true }],
-		properties: [
+		// The tool variant's own parameters (descriptions for a model, $fromAI defaults, Output,
+		// the switch for destructive operations) are shown only in it: see agent/properties.ts.
+		properties: withToolProperties([
 			{
 				displayName: 'Resource',
 				name: 'resource',
@@ -40,7 +45,7 @@ export class AbbyyVantage implements INodeType {
 			},
 			...resourceProperties,
 			requestOptionsProperty,
-		],
+		]),
 	};
 
 	methods = {
@@ -49,6 +54,8 @@ export class AbbyyVantage implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		// As a tool of an AI agent or an MCP client: one compact answer, failures included.
+		if (runsAsTool(this)) return await runAsTool(this, async () => await router.call(this));
 		return await router.call(this);
 	}
 }
