@@ -16,10 +16,7 @@
  * variant of the node type, built here as n8n's CLI builds it at run time (n8n's NodeTypes for a
  * type ending in `Tool`: convertNodeToAiTool).
  */
-import {
-	ExecutionLifecycleHooks,
-	WorkflowExecute,
-} from 'n8n-core';
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import {
 	NodeConnectionTypes,
 	Workflow,
@@ -72,7 +69,10 @@ export interface ToolCall {
 export interface OfferedTool {
 	name: string;
 	description: string;
-	schema: Record<string, { type: string; description?: string; optional: boolean; default?: unknown }>;
+	schema: Record<
+		string,
+		{ type: string; description?: string; optional: boolean; default?: unknown }
+	>;
 }
 
 export interface ToolAnswer {
@@ -159,7 +159,8 @@ function agentType(path: 'engine' | 'supply', calls: ToolCall[], record: AgentRe
 			record.offered = tools.map(describeTool);
 			const byName = (name: string) => {
 				const tool = tools.find((t) => t.name === name);
-				if (!tool) throw new Error(`no tool ${name}; offered: ${tools.map((t) => t.name).join(', ')}`);
+				if (!tool)
+					throw new Error(`no tool ${name}; offered: ${tools.map((t) => t.name).join(', ')}`);
 				return tool;
 			};
 			if (path === 'supply') {
@@ -188,7 +189,10 @@ function agentType(path: 'engine' | 'supply', calls: ToolCall[], record: AgentRe
 			}
 			for (const result of response.actionResponses) {
 				const tool = tools.find((t) => t.metadata?.sourceNodeName === result.action.nodeName);
-				record.answers.push({ tool: tool?.name ?? result.action.nodeName, answer: observation(result.data) });
+				record.answers.push({
+					tool: tool?.name ?? result.action.nodeName,
+					answer: observation(result.data),
+				});
 			}
 			return [[{ json: {} }]];
 		},

@@ -177,8 +177,7 @@ function selected(json: IDataObject, paths: string[]): IDataObject {
 	for (const path of paths) {
 		let current: unknown = json;
 		for (const part of path.split('.')) {
-			current =
-				current && typeof current === 'object' ? (current as IDataObject)[part] : undefined;
+			current = current && typeof current === 'object' ? (current as IDataObject)[part] : undefined;
 		}
 		if (current !== undefined) out[path] = current as IDataObject[keyof IDataObject];
 	}
@@ -198,7 +197,9 @@ export function fit(value: IDataObject, max = ANSWER_MAX_CHARS): IDataObject {
 	}
 	if (JSON.stringify(current).length > max) current = shortenTexts(current, 500) as IDataObject;
 	if (JSON.stringify(current).length > max) {
-		return { truncated: `The answer was ${JSON.stringify(value).length} characters, too long for a model; ask for less.` };
+		return {
+			truncated: `The answer was ${JSON.stringify(value).length} characters, too long for a model; ask for less.`,
+		};
 	}
 	return current;
 }
@@ -239,7 +240,9 @@ function halveLongestList(value: IDataObject): IDataObject | undefined {
 
 function shortenTexts(node: unknown, max: number): unknown {
 	if (typeof node === 'string')
-		return node.length > max ? `${node.slice(0, max)}… (${node.length - max} more characters)` : node;
+		return node.length > max
+			? `${node.slice(0, max)}… (${node.length - max} more characters)`
+			: node;
 	if (Array.isArray(node)) return node.map((n) => shortenTexts(n, max));
 	if (node && typeof node === 'object') {
 		return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, shortenTexts(v, max)]));

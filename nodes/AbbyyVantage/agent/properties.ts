@@ -141,7 +141,10 @@ function toolOnly(resource: string, operations: INodePropertyOptions[]): INodePr
 }
 
 /** The node's parameter, hidden in the tool, and a copy for the tool with another default. */
-function twoWays(property: INodeProperties, toolDefault: NodeParameterValueType): INodeProperties[] {
+function twoWays(
+	property: INodeProperties,
+	toolDefault: NodeParameterValueType,
+): INodeProperties[] {
 	const displayOptions = property.displayOptions ?? {};
 	return [
 		{

@@ -217,7 +217,10 @@ export const TOOLS: Record<string, ToolSpec> = {
 		parameters: [
 			{
 				name: 'requestId',
-				default: fromAi('requestId', 'ID of the export request, as Report → Create Export returns it'),
+				default: fromAi(
+					'requestId',
+					'ID of the export request, as Report → Create Export returns it',
+				),
 			},
 		],
 		answer: 'status',

@@ -41,7 +41,12 @@ export function usesFileUrl(ctx: IExecuteFunctions, itemIndex: number): boolean 
 
 /** The item's link, checked: only http and https, refused naming the item before any request. */
 export function readFileUrl(ctx: IExecuteFunctions, itemIndex: number): URL {
-	const text = requireText(ctx, itemIndex, 'File URL', ctx.getNodeParameter('fileUrl', itemIndex, ''));
+	const text = requireText(
+		ctx,
+		itemIndex,
+		'File URL',
+		ctx.getNodeParameter('fileUrl', itemIndex, ''),
+	);
 	const url = parseFileUrl(text);
 	if (typeof url === 'string') {
 		throw invalid(

@@ -76,12 +76,18 @@ describe('File URL: a document given by its link', () => {
 	test('more than five redirects, or a redirect to another scheme, is refused and nothing reaches Vantage', async () => {
 		for (let i = 0; i < 7; i++) files.server.serve(`/r${i}`, { redirect: `/r${i + 1}` });
 		files.server.serve('/to-ftp', { redirect: 'ftp://files.example.com/invoice.pdf' });
-		const loop = await runNode({ credentials: f.store, parameters: byUrl(files.server.url('/r0')) });
+		const loop = await runNode({
+			credentials: f.store,
+			parameters: byUrl(files.server.url('/r0')),
+		});
 		expect(loop.error?.message).toBe(
 			`File URL ${files.server.url('/r0')}: redirected more than 5 times [item 0]`,
 		);
 		expect(files.server.requests).toHaveLength(6);
-		const ftp = await runNode({ credentials: f.store, parameters: byUrl(files.server.url('/to-ftp')) });
+		const ftp = await runNode({
+			credentials: f.store,
+			parameters: byUrl(files.server.url('/to-ftp')),
+		});
 		expect(ftp.error?.message).toBe(
 			`File URL ${files.server.url('/to-ftp')}: redirected to a ftp link; only http and https are fetched [item 0]`,
 		);
@@ -158,6 +164,8 @@ describe('File URL: a document given by its link', () => {
 		const uploaded = f.sim
 			.requestsTo('AddFilesToTransaction')
 			.flatMap((r) => (r.body as { files: IDataObject[] }).files);
-		expect(uploaded).toEqual([expect.objectContaining({ name: 'scan.pdf', sha256: sha256(INVOICE) })]);
+		expect(uploaded).toEqual([
+			expect.objectContaining({ name: 'scan.pdf', sha256: sha256(INVOICE) }),
+		]);
 	});
 });

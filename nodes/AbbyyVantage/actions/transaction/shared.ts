@@ -73,7 +73,8 @@ const INPUT_FILES = [
 	{
 		name: 'File URL',
 		value: 'url',
-		description: 'A file at an http or https link, e.g. a presigned storage link, downloaded by the node',
+		description:
+			'A file at an http or https link, e.g. a presigned storage link, downloaded by the node',
 	},
 ] as const;
 
