@@ -11,8 +11,18 @@ import { basename, join } from 'node:path';
 import { FIXTURE, type RouteId, type VantageSimulator } from '../test/simulator/simulator';
 import { assert, check, equal, finish } from './lib/checks';
 import { sha256File, xlsxRecords } from './lib/files';
+import { agentSuite } from './agent';
 import { errorSuite } from './errors';
-import { FULL_SCOPE, hostVersions, n8n, parseRun, runOutput, type N8nInstance } from './lib/n8n';
+import { mcpSuite } from './mcp';
+import {
+	FULL_SCOPE,
+	hostVersions,
+	LINE,
+	n8n,
+	parseRun,
+	runOutput,
+	type N8nInstance,
+} from './lib/n8n';
 import { ATTACHMENTS, INVOICES, NOT_AN_INVOICE, type SampleInvoice } from './lib/samples';
 import { CLEANUP_CATALOG, REPORT_FILES, setUp, type Setup } from './lib/setup';
 import {
@@ -1010,6 +1020,9 @@ async function main(): Promise<void> {
 	);
 
 	await errorSuite(setup);
+	// The node as a tool of n8n's AI Agent on every line; over the MCP Server Trigger on n8n 2.x.
+	await agentSuite(setup);
+	if (LINE.id === '2') await mcpSuite(setup);
 	await qualitySuite(setup);
 	// Pairing is computed by the node from Vantage's answers, the same inside any n8n: n8n 2.x only.
 	if (FULL_SCOPE) await pairingSuite(setup);
@@ -1017,6 +1030,7 @@ async function main(): Promise<void> {
 	await triggerSuite(setup);
 
 	await sim.stop();
+	await setup.model.stop();
 	console.log(`\n[e2e] finished in ${Math.round((Date.now() - started) / 1000)} s`);
 	finish();
 }
