@@ -725,6 +725,10 @@ function limitedRow(
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<void> {
+	// The in-process runs (waits, the agent's answers) keep n8n-core's user folder and logs here, as
+	// the unit suite does (test/setup-env.js), not in ~/.n8n.
+	process.env.N8N_USER_FOLDER ??= join(BENCH_WORK, 'n8n-user');
+	process.env.N8N_LOG_LEVEL ??= 'silent';
 	const started = new Date();
 	const load = loadavg();
 	mkdirSync(BENCH_WORK, { recursive: true });
