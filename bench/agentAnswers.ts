@@ -1,3 +1,4 @@
+/* eslint-disable no-console -- benchmark driver, never shipped: reports on the console. */
 /**
  * Section 14: what the ABBYY Vantage Tool hands a model, in characters (and about a quarter as
  * many tokens), beside what the same operation outputs in a workflow: a 5 000-record vendor

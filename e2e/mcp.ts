@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console --
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console --
  * End-to-end suite, never shipped: a real n8n server, the packed package, the simulator. */
 /**
  * The ABBYY Vantage Tool over n8n's MCP Server Trigger, in a real n8n 2.x started as a server: an

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- e2e data, never shipped: the scripted model takes any key. */
 /**
  * What the AI-agent example and suites need besides n8n: the catalog the example's agent looks
  * vendors up in, the OpenAI credential that points n8n's OpenAI Chat Model at the scripted model
@@ -21,8 +22,8 @@ export const APPROVED_VENDOR_RECORDS = [
 ];
 
 export const OPENAI_CREDENTIAL = { id: 'vaCredOpenAI1', name: 'OpenAI account' };
-/** What the scripted model accepts as a key: any. */
-export const OPENAI_KEY = 'sk-e2e-scripted-model';
+/** What the scripted model accepts as a key: any; not a secret. */
+export const SCRIPTED_MODEL_API_KEY = 'sk-e2e-scripted-model';
 
 /** The example's tool, as n8n names it from the node "Find vendor by VAT ID". */
 export const FIND_VENDOR_TOOL = 'Find_vendor_by_VAT_ID';

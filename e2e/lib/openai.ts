@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals --
+/* eslint-disable @n8n/community-nodes/no-restricted-imports --
  * End-to-end infrastructure, never shipped: a scripted model on loopback. */
 /**
  * An OpenAI-compatible server whose "model" is a script, for n8n's OpenAI Chat Model node with its

@@ -32,7 +32,7 @@ import {
 	APPROVED_VENDORS,
 	INVOICE_SCENARIO,
 	OPENAI_CREDENTIAL,
-	OPENAI_KEY,
+	SCRIPTED_MODEL_API_KEY,
 } from './agents';
 import { finish } from './checks';
 import { ScriptedModel } from './openai';
@@ -106,7 +106,7 @@ export async function setUp(options: {
 		{
 			...OPENAI_CREDENTIAL,
 			type: 'openAiApi',
-			data: { apiKey: OPENAI_KEY, url: model.baseUrl },
+			data: { apiKey: SCRIPTED_MODEL_API_KEY, url: model.baseUrl },
 		},
 	]);
 	const credentials = await n8n(instance, [
