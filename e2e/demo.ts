@@ -98,7 +98,7 @@ function preview(item: Item): string {
 	return `${text}${files.length ? `  + ${files.join(', ')}` : ''}`;
 }
 
-function nodeOutputs(run: Json | undefined): Array<[string, Item[], Json | undefined]> {
+function nodeOutputs(run: Json | undefined): Array<[string, Item[], Json | undefined, number]> {
 	const runData = (((run?.data as Json)?.resultData as Json)?.runData ?? {}) as Record<
 		string,
 		Json[]
@@ -106,7 +106,11 @@ function nodeOutputs(run: Json | undefined): Array<[string, Item[], Json | undef
 	return Object.entries(runData).map(([node, tasks]) => {
 		const task = tasks[0];
 		const items = (((task.data as Json)?.main as Item[][]) ?? [])[0] ?? [];
-		return [node, items, task.error as Json | undefined];
+		// A model or a tool of an AI agent: one run per call, on its ai_* output.
+		const calls = tasks.filter((t) =>
+			Object.keys((t.data as Json | undefined) ?? {}).some((key) => key.startsWith('ai_')),
+		).length;
+		return [node, items, task.error as Json | undefined, calls];
 	});
 }
 
@@ -117,10 +121,14 @@ function printRun(file: string, workflow: WorkflowFile, run: Json | undefined, c
 	const status = run?.status === 'success' ? '✓' : `✗ ${String(run?.status ?? `exit ${code}`)}`;
 	say(`\n${status} ${file}`);
 	say(`  ${STORIES[file] ?? ''}`);
-	for (const [node, items, error] of nodeOutputs(run)) {
+	for (const [node, items, error, calls] of nodeOutputs(run)) {
 		if (skipped.has(node)) continue;
 		if (error) {
 			say(cut(`  · ${node}: error: ${String(error.message)}`));
+			continue;
+		}
+		if (calls && !items.length) {
+			say(`  · ${node}: called ${calls} time${calls === 1 ? '' : 's'} by the agent`);
 			continue;
 		}
 		say(`  · ${node}: ${items.length} item${items.length === 1 ? '' : 's'}`);
