@@ -101,11 +101,12 @@ export async function mcpSuite(setup: Setup): Promise<void> {
 		}),
 	});
 	let server: N8nServer | undefined;
+	let apiKey: string | undefined;
 	const client = new Client({ name: 'abbyy-vantage-e2e', version: '1.0.0' });
 	try {
 		server = await startServer(instance);
 		const cookie = await signIn(server.url);
-		const apiKey = await createApiKey(server.url, cookie);
+		apiKey = await createApiKey(server.url, cookie);
 		await publicApi(server.url, apiKey, 'POST', `/workflows/${WORKFLOW}/activate`);
 		const url = new URL(`${server.url}/mcp/${PATH}`);
 		// The webhook is registered as the activation finishes: connect once it answers.
@@ -209,6 +210,12 @@ export async function mcpSuite(setup: Setup): Promise<void> {
 	} finally {
 		await client.close().catch(() => undefined);
 		await files.stop();
+		// Later suites start n8n on the same user folder: the MCP server must not come back with it.
+		if (server && apiKey) {
+			await publicApi(server.url, apiKey, 'POST', `/workflows/${WORKFLOW}/deactivate`).catch(
+				() => undefined,
+			);
+		}
 		if (server) await stopServer(server);
 	}
 }

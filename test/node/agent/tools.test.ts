@@ -159,6 +159,31 @@ describe('What a model gets back', () => {
 		},
 	);
 
+	test('IDs as plain strings: a catalog given to a plain $fromAI (not a resource locator), a record ID the model sent as a number', async () => {
+		f.sim.seedCatalogRecords(CATALOG, [{ id: '4711', fields: { Name: ['Numbered vendor'] } }]);
+		const run = await runAgent({
+			path: 'engine',
+			credentials: f.store,
+			tools: [
+				{
+					name: 'Vendor',
+					parameters: paramsOf('catalogRecord.get', {
+						catalogId: "={{ $fromAI('catalog', 'The catalog name', 'string') }}",
+						recordId: "={{ $fromAI('record', 'The record ID', 'number') }}",
+					}),
+				},
+			],
+			calls: [{ tool: 'Vendor', args: { catalog: CATALOG, record: 4711 } }],
+		});
+		expect(parsedAnswer(run.answers[0])).toEqual({
+			id: '4711',
+			fields: { Name: 'Numbered vendor' },
+		});
+		expect(f.sim.requestsTo('GetRecord').map((r) => r.params)).toEqual([
+			{ catalogId: CATALOG, recordId: '4711' },
+		]);
+	});
+
 	test('a 5 000-record catalog, the model asking for all of it: at most 40 000 characters, saying how to narrow the question', async () => {
 		f.sim.seedCatalogRecords(CATALOG, vendorRows(5000));
 		const raw = await runNode({
