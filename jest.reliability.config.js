@@ -4,7 +4,7 @@
  * it exercises time; CI runs it after the unit suite.
  * @type {import('jest').Config}
  */
-const { base } = require('./jest.config');
+const base = require('./jest.base');
 
 module.exports = {
 	...base,

@@ -7,7 +7,7 @@
  *
  * BENCH_RUNS (default 5) sets the runs per configuration; BENCH_ONLY=<section>[,<section>] runs
  * only those sections (delete, status, wait, real, process, upload, sync, adaptive, report,
- * schedule, mapping, burst) and writes e2e/.work/bench/BENCHMARKS.partial.md instead, leaving
+ * schedule, mapping, burst, agent) and writes e2e/.work/bench/BENCHMARKS.partial.md instead, leaving
  * BENCHMARKS.md as it is.
  */
 import {
@@ -57,6 +57,7 @@ import {
 	type N8nRun,
 	type Placement,
 } from './realN8n';
+import { agentAnswerSection, type AgentAnswerResult } from './agentAnswers';
 import { BURST, BURST_MODES, burstSection, exactlyOnce, type BurstResult } from './burst';
 import { mappingSection, type MappingResult } from './mapping';
 import { timeToDataSection, type TimeToDataResult } from './timeToData';
@@ -91,6 +92,7 @@ const SECTIONS = [
 	'schedule',
 	'mapping',
 	'burst',
+	'agent',
 ];
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 for (const name of ONLY ?? []) {
@@ -723,6 +725,10 @@ function limitedRow(
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<void> {
+	// The in-process runs (waits, the agent's answers) keep n8n-core's user folder and logs here, as
+	// the unit suite does (test/setup-env.js), not in ~/.n8n.
+	process.env.N8N_USER_FOLDER ??= join(BENCH_WORK, 'n8n-user');
+	process.env.N8N_LOG_LEVEL ??= 'silent';
 	const started = new Date();
 	const load = loadavg();
 	mkdirSync(BENCH_WORK, { recursive: true });
@@ -770,6 +776,7 @@ async function main(): Promise<void> {
 				where.oneGigabyte.cgroup?.remove();
 			}
 		});
+		r.agent = await timed('agent', async () => await agentAnswerSection(sim.url));
 		r.real = await timed('real', async () => {
 			const host = await n8n();
 			return host ? await realCleanupSection(sim.url, host) : undefined;
@@ -799,6 +806,7 @@ interface Report {
 	timeToData?: TimeToDataResult;
 	mapping?: MappingResult;
 	burst?: BurstResult;
+	agent?: AgentAnswerResult;
 }
 
 /** The issues' claims, each with its figure from this run and whether it holds. */
@@ -1181,6 +1189,17 @@ nothing lost or repeated. Before issue 26 the trigger started up to 1 000 execut
 | Output | Where | n8n | Executions stored | Missing / twice / foreign | Pending at once | Drained | n8n main process | Task runner peak | Container peak |
 |---|---|---|---|---|---|---|---|---|---|
 ${r.burst?.rows ?? (want('burst') ? '| (skipped: no n8n host) |' + ' |'.repeat(9) : notRun(10))}
+
+## 14. What an AI agent's model reads: the ABBYY Vantage Tool's answers
+
+The node as a tool, run in n8n-core's engine as n8n's AI Agent v3 runs a tool (test/harness/tool.ts),
+against the simulator: the characters of JSON the model gets (n8n hands it JSON.stringify of the
+items' json), beside what the same operation outputs in a workflow. Tokens are estimated as
+characters ÷ 4. Target (issue 34): at most 40 000 characters, whatever the model asks for.
+
+| Question | Workflow output | Tool answer |
+|---|---|---|
+${r.agent?.rows ?? notRun(3)}
 `;
 	// The profiled explanation of missed targets lives beside the driver and goes with the numbers.
 	const analysis = readFileSync(join(ROOT, 'bench', 'ANALYSIS.md'), 'utf8');

@@ -48,6 +48,8 @@ const STORIES: Record<string, string> = {
 		'a week of QA reports → Get Quality Summary → a spreadsheet, and an IF on the straight-through rate',
 	'transaction-completed.json':
 		'ABBYY Vantage Trigger → each finished transaction’s fields → a CSV file',
+	'invoice-agent.json':
+		'invoices → Process Document → an AI Agent looks each vendor up by VAT ID (ABBYY Vantage Tool) and decides',
 };
 
 type Json = Record<string, unknown>;
@@ -96,7 +98,7 @@ function preview(item: Item): string {
 	return `${text}${files.length ? `  + ${files.join(', ')}` : ''}`;
 }
 
-function nodeOutputs(run: Json | undefined): Array<[string, Item[], Json | undefined]> {
+function nodeOutputs(run: Json | undefined): Array<[string, Item[], Json | undefined, number]> {
 	const runData = (((run?.data as Json)?.resultData as Json)?.runData ?? {}) as Record<
 		string,
 		Json[]
@@ -104,7 +106,11 @@ function nodeOutputs(run: Json | undefined): Array<[string, Item[], Json | undef
 	return Object.entries(runData).map(([node, tasks]) => {
 		const task = tasks[0];
 		const items = (((task.data as Json)?.main as Item[][]) ?? [])[0] ?? [];
-		return [node, items, task.error as Json | undefined];
+		// A model or a tool of an AI agent: one run per call, on its ai_* output.
+		const calls = tasks.filter((t) =>
+			Object.keys((t.data as Json | undefined) ?? {}).some((key) => key.startsWith('ai_')),
+		).length;
+		return [node, items, task.error as Json | undefined, calls];
 	});
 }
 
@@ -115,10 +121,14 @@ function printRun(file: string, workflow: WorkflowFile, run: Json | undefined, c
 	const status = run?.status === 'success' ? '✓' : `✗ ${String(run?.status ?? `exit ${code}`)}`;
 	say(`\n${status} ${file}`);
 	say(`  ${STORIES[file] ?? ''}`);
-	for (const [node, items, error] of nodeOutputs(run)) {
+	for (const [node, items, error, calls] of nodeOutputs(run)) {
 		if (skipped.has(node)) continue;
 		if (error) {
 			say(cut(`  · ${node}: error: ${String(error.message)}`));
+			continue;
+		}
+		if (calls && !items.length) {
+			say(`  · ${node}: called ${calls} time${calls === 1 ? '' : 's'} by the agent`);
 			continue;
 		}
 		say(`  · ${node}: ${items.length} item${items.length === 1 ? '' : 's'}`);
@@ -163,6 +173,21 @@ function printExtras(file: string, run: Json | undefined, setup: Setup): void {
 			);
 			say(
 				`  Dry Run is on as shipped, so ${SYNC_CATALOG} still holds ${setup.sim.catalogRecords(SYNC_CATALOG).length} records: turn it off to apply.`,
+			);
+		}
+	}
+	if (file === 'invoice-agent.json') {
+		for (const node of ['Post to ERP', 'Ask a person']) {
+			for (const { json } of out.get(node) ?? []) {
+				say(
+					cut(`  ${String(json.invoiceNumber)}: ${String(json.decision)} (${String(json.reason)})`),
+				);
+			}
+		}
+		const answers = setup.model.of('invoice').flatMap((r) => r.results.slice(-1));
+		if (answers.length) {
+			say(
+				`  The model is a script on loopback (${setup.model.baseUrl}); the tool answered it ${answers.map((a) => `${a.content.length}`).join(' and ')} characters.`,
 			);
 		}
 	}
@@ -291,6 +316,7 @@ async function main(): Promise<void> {
 			else server.once('exit', resolve);
 		});
 		await sim.stop();
+		await setup.model.stop();
 		say(`Stopped. \`npm run demo\` again reuses the n8n in ${shown(HOST)} and starts afresh.`);
 		process.exit(0);
 	};
@@ -299,7 +325,7 @@ async function main(): Promise<void> {
 	server.on('exit', (code) => {
 		if (stopping) return;
 		say(`n8n exited (${code}); stopping the simulator.`);
-		void sim.stop().then(() => process.exit(code ?? 0));
+		void Promise.all([sim.stop(), setup.model.stop()]).then(() => process.exit(code ?? 0));
 	});
 	await waitForReady(url, 120_000);
 	// Something for the trigger examples to find: finished transactions now and every 30 s.
@@ -314,7 +340,8 @@ async function main(): Promise<void> {
 	say(`
 Ready in ${Math.round((Date.now() - started) / 1000)} s. Open ${url} and sign in as ${OWNER.email} / ${OWNER.password}:
   · the examples and their executions are there; "Execute workflow" works in the editor too
-    (the credential points at the simulator, ${sim.url})`);
+    (the credential points at the simulator, ${sim.url}; the OpenAI credential at a scripted
+    model, ${setup.model.baseUrl})`);
 	if (triggered.length)
 		say(`  · ${triggered.join(', ')}: the simulator finishes a transaction every ${COMPLETE_EVERY_MS / 1000} s;
     "Fetch Test Event" shows the latest, or publish the workflow (it then polls every minute)`);

@@ -11,11 +11,14 @@ import { basename, join } from 'node:path';
 import { FIXTURE, type RouteId, type VantageSimulator } from '../test/simulator/simulator';
 import { assert, check, equal, finish } from './lib/checks';
 import { sha256File, xlsxRecords } from './lib/files';
+import { agentSuite } from './agent';
 import { errorSuite } from './errors';
+import { mcpSuite } from './mcp';
 import {
 	crashesAtExit,
 	FULL_SCOPE,
 	hostVersions,
+	LINE,
 	n8n,
 	parseRun,
 	runOutput,
@@ -1019,6 +1022,11 @@ async function main(): Promise<void> {
 	);
 
 	await errorSuite(setup);
+	// The node as a tool of n8n's AI Agent on n8n 2.x and 1.123 (n8n 1.85's n8n-workflow knows no
+	// `@tool`: there n8n describes the tool itself, docs/ai-agents.md); over the MCP Server Trigger
+	// on n8n 2.x.
+	if (LINE.id !== '1.85') await agentSuite(setup);
+	if (LINE.id === '2') await mcpSuite(setup);
 	await qualitySuite(setup);
 	// Pairing is computed by the node from Vantage's answers, the same inside any n8n: n8n 2.x only.
 	if (FULL_SCOPE) await pairingSuite(setup);
@@ -1028,6 +1036,7 @@ async function main(): Promise<void> {
 	await oauthSuite(setup);
 
 	await sim.stop();
+	await setup.model.stop();
 	console.log(`\n[e2e] finished in ${Math.round((Date.now() - started) / 1000)} s`);
 	if (crashesAtExit.length)
 		console.log(

@@ -26,7 +26,16 @@ import {
 	writeJson,
 	type N8nInstance,
 } from './n8n';
+import {
+	APPROVED_VENDOR_COLUMNS,
+	APPROVED_VENDOR_RECORDS,
+	APPROVED_VENDORS,
+	INVOICE_SCENARIO,
+	OPENAI_CREDENTIAL,
+	SCRIPTED_MODEL_API_KEY,
+} from './agents';
 import { finish } from './checks';
+import { ScriptedModel } from './openai';
 import { EXAMPLE_FOLDERS, writeSamples, type SampleFolder } from './samples';
 import { CATALOG_BEFORE, SYNC_CATALOG } from './vendors';
 
@@ -46,6 +55,8 @@ export const REPORT_FILES = [
 export interface Setup {
 	instance: N8nInstance;
 	sim: VantageSimulator;
+	/** The model behind n8n's OpenAI Chat Model (the OpenAI credential's Base URL): a script. */
+	model: ScriptedModel;
 	transactionId: string;
 	/** The run's folders standing in for the examples' input and output folders. */
 	folders: Record<SampleFolder, string>;
@@ -78,6 +89,11 @@ export async function setUp(options: {
 	sim.setDefaultExportScript({ path: ['Queued', 'Processing', 'Succeeded'], files: REPORT_FILES });
 	// The quality digest example's week of a Process skill (QA reports).
 	seedQualityWeek(sim);
+	// The AI-agent example looks vendors up here by VAT ID.
+	sim.addCatalog(APPROVED_VENDORS, APPROVED_VENDOR_COLUMNS);
+	sim.seedCatalogRecords(APPROVED_VENDORS, APPROVED_VENDOR_RECORDS);
+	const model = new ScriptedModel({ invoice: INVOICE_SCENARIO }, 'invoice');
+	await model.start();
 	const transactionId = sim.createTransaction(FIXTURE.processSkillId);
 	const folders = writeSamples(instance.filesDir);
 
@@ -86,6 +102,11 @@ export async function setUp(options: {
 			...CREDENTIAL,
 			type: 'abbyyVantageApi',
 			data: fixtureCredentialData(sim.url),
+		},
+		{
+			...OPENAI_CREDENTIAL,
+			type: 'openAiApi',
+			data: { apiKey: SCRIPTED_MODEL_API_KEY, url: model.baseUrl },
 		},
 	]);
 	const credentials = await n8n(instance, [
@@ -131,7 +152,7 @@ export async function setUp(options: {
 	if (imported.code !== 0)
 		throw new Error(`import:workflow failed:\n${imported.stdout}${imported.stderr}`);
 	console.log(`[e2e] imported the credential and ${workflows.length} workflows`);
-	return { instance, sim, transactionId, folders, workflows };
+	return { instance, sim, model, transactionId, folders, workflows };
 }
 
 /**
@@ -150,9 +171,11 @@ export function runAlone(
 		} catch (error) {
 			console.error(error);
 			await setup?.sim.stop();
+			await setup?.model.stop();
 			finish(1);
 		}
 		await setup!.sim.stop();
+		await setup!.model.stop();
 		finish();
 	})();
 }

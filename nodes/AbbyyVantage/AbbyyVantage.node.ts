@@ -8,6 +8,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestOptionsProperty } from './params/requestOptions';
 import { resourceOptions, resourceProperties, router } from './actions/router';
+import { runsAsTool } from './agent/mode';
+import { withToolProperties } from './agent/properties';
+import { runAsTool } from './agent/run';
 import { searchCatalogs, searchSkills } from './methods/listSearch';
 import { getCatalogColumns } from './methods/resourceMapping';
 import { authenticationProperty, credentialDescriptions } from './params/authentication';
@@ -30,7 +33,9 @@ export class AbbyyVantage implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: credentialDescriptions,
-		properties: [
+		// The tool variant's own parameters (descriptions for a model, $fromAI defaults, Output,
+		// the switch for destructive operations) are shown only in it: see agent/properties.ts.
+		properties: withToolProperties([
 			authenticationProperty,
 			{
 				displayName: 'Resource',
@@ -42,7 +47,7 @@ export class AbbyyVantage implements INodeType {
 			},
 			...resourceProperties,
 			requestOptionsProperty,
-		],
+		]),
 	};
 
 	methods = {
@@ -51,6 +56,8 @@ export class AbbyyVantage implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		// As a tool of an AI agent or an MCP client: one compact answer, failures included.
+		if (runsAsTool(this)) return await runAsTool(this, async () => await router.call(this));
 		return await router.call(this);
 	}
 }

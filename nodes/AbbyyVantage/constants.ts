@@ -109,3 +109,17 @@ export const RUNNING_AT_MOST_MS = 10 * 60_000;
  * begun: what it hands over meanwhile must still be stored and run before n8n exits.
  */
 export const HAND_OVER_MS = 10_000;
+
+/**
+ * The answer a model gets from the tool: at most this many characters (n8n hands the agent
+ * JSON.stringify of the items' `json`; MCP clients get the same text). A catalog of 5 000
+ * vendors would otherwise be half a million characters in the model's context.
+ */
+export const ANSWER_MAX_CHARS = 40_000;
+/** Results listed in one tool answer, however small. */
+export const ANSWER_MAX_RESULTS = 50;
+
+/** Input Files → File URL: Max File Size's default (MB). */
+export const FILE_URL_DEFAULT_MAX_MB = 100;
+/** A link may redirect (storage services do) this often before the node gives up. */
+export const FILE_URL_MAX_REDIRECTS = 5;

@@ -15,6 +15,11 @@ const NEVER: Array<[string, string[], string]> = [
 		'the trigger shares concepts and parameters with the action node, not its operations',
 	],
 	[NODE, ['nodes/AbbyyVantageTrigger/'], 'the action node knows nothing of the trigger'],
+	[
+		`${NODE}agent/`,
+		[`${NODE}actions/`, `${NODE}params/`, `${NODE}vantage/`, `${NODE}transport/`],
+		'the tool layer shapes what the node answers a model; the node hands it the run',
+	],
 	[`${NODE}params/`, [`${NODE}actions/`], 'a parameter serves operations and events alike'],
 	[
 		`${NODE}vantage/`,

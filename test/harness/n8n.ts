@@ -332,7 +332,7 @@ export const n8nHttpHelper: IHttpRequestHelper = {
 } as IHttpRequestHelper;
 
 let binaryReady: Promise<void> | undefined;
-async function initBinaryData(): Promise<void> {
+export async function initBinaryData(): Promise<void> {
 	binaryReady ??= Container.get(BinaryDataService).init();
 	await binaryReady;
 }
@@ -427,7 +427,7 @@ function makeWorkflow(node: INode, timezone = 'UTC'): Workflow {
 
 let executions = 0;
 
-function makeAdditionalData(
+export function makeAdditionalData(
 	credentials: CredentialStore,
 	hooks?: ExecutionLifecycleHooks,
 	executionId = `exec-${++executions}`,

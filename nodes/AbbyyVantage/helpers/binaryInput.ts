@@ -49,9 +49,13 @@ export function parseSelection(all: boolean, names: string): FileSelection {
 	};
 }
 
+/** The usual extension of a MIME type ("application/pdf" → "pdf"), or "bin". */
+export function extensionFor(mimeType: string | undefined): string {
+	return EXTENSIONS[(mimeType ?? '').split(';')[0].trim().toLowerCase()] ?? 'bin';
+}
+
 function fallbackName(property: string, binary: IBinaryData): string {
-	const extension =
-		binary.fileExtension ?? EXTENSIONS[(binary.mimeType ?? '').split(';')[0].trim()] ?? 'bin';
+	const extension = binary.fileExtension ?? extensionFor(binary.mimeType);
 	return `${property}.${extension}`;
 }
 

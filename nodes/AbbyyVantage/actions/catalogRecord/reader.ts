@@ -57,7 +57,7 @@ export async function scanRecords(
 	client: VantageClient,
 	catalogId: string,
 	options: ScanOptions,
-	onPage: (records: StoredRecord[], offset: number) => void,
+	onPage: (records: StoredRecord[], offset: number) => void | boolean,
 ): Promise<void> {
 	const { itemIndex } = options;
 	const wanted = options.limit ?? Number.POSITIVE_INFINITY;
@@ -74,20 +74,49 @@ export async function scanRecords(
 			Math.min(RECORDS_PAGE_SIZE, wanted - offset),
 			itemIndex,
 		);
-		onPage(records, offset);
+		if (onPage(records, offset) === false) stopped = true;
 		return records.length;
 	};
+	// `onPage` returning false stops the reading that goes on page after page (a search that has
+	// found enough); pages already asked for in parallel still arrive.
+	let stopped = false;
 	const settled = await mapConcurrent(offsets, options.concurrency ?? 1, read);
 	for (const result of settled) if (result.status === 'rejected') throw result.reason;
 	const last = settled[settled.length - 1];
 	let lastFull = !last || (last.status === 'fulfilled' && last.value === RECORDS_PAGE_SIZE);
 	for (
 		let offset = offsets.length * RECORDS_PAGE_SIZE;
-		lastFull && offset < wanted;
+		lastFull && !stopped && offset < wanted;
 		offset += RECORDS_PAGE_SIZE
 	) {
 		lastFull = (await read(offset)) === RECORDS_PAGE_SIZE;
 	}
+}
+
+/**
+ * The records of a catalog that `matches` accepts, in offset order, each id once, at most
+ * `limit`: pages are read one after another until enough have matched or the catalog ends.
+ */
+export async function searchRecords(
+	client: VantageClient,
+	catalogId: string,
+	matches: (record: StoredRecord) => boolean,
+	limit: number | undefined,
+	itemIndex?: number,
+): Promise<StoredRecord[]> {
+	const found: StoredRecord[] = [];
+	const seen = new Set<string>();
+	const wanted = limit ?? Number.POSITIVE_INFINITY;
+	await scanRecords(client, catalogId, { itemIndex }, (records) => {
+		for (const record of records) {
+			if (found.length >= wanted) break;
+			if (seen.has(record.id) || !matches(record)) continue;
+			seen.add(record.id);
+			found.push(record);
+		}
+		return found.length < wanted;
+	});
+	return found;
 }
 
 /** Records of a catalog in offset order, each id once, at most `limit`. */

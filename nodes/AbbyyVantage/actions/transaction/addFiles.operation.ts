@@ -4,10 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	assignUniqueNames,
 	checkUploadLimits,
-	readInputFiles,
 	type InputFile,
 	type RenamedFile,
 } from '../../helpers/binaryInput';
+import { checkFileUrls, readDocumentFiles } from './documentFiles';
 import { asNodeError, operationError, plainMessage } from '../../helpers/errors';
 import { runPreparedPerItem } from '../../helpers/items';
 import { optionalText } from '../../helpers/validation';
@@ -17,7 +17,6 @@ import { readOptions, sortedOptions } from '../../params/options';
 import {
 	imageProcessingOptions,
 	inputFilesProperties,
-	readFileSelection,
 	readImageProcessing,
 	readTransactionId,
 	transactionIdProperty,
@@ -126,6 +125,7 @@ export async function execute(
 	// Every item is checked before the first upload; only items that passed are named and sent.
 	const plans = new Map<number, Plan>();
 	const names = new TransactionNames(this, transactions, plans);
+	checkFileUrls(this, items);
 	return await runPreparedPerItem(
 		this,
 		items,
@@ -134,11 +134,11 @@ export async function execute(
 			const transactionId = readTransactionId(this, itemIndex);
 			const documentId = optionalText(this, itemIndex, 'Document ID', options.documentId);
 			const imageProcessing = readImageProcessing(this, itemIndex, options);
-			const files = await readInputFiles(
+			const files = await readDocumentFiles(
 				this,
 				items[itemIndex],
 				itemIndex,
-				readFileSelection(this, itemIndex),
+				client.settings.timeoutMs,
 			);
 			checkUploadLimits(this, itemIndex, files);
 			if (imageProcessing) {

@@ -9,11 +9,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	assignUniqueNames,
 	checkUploadLimits,
-	readInputFiles,
 	storedKey,
 	type InputFile,
 } from '../../helpers/binaryInput';
 import { LAUNCH_MAX_BYTES } from '../../constants';
+import { checkFileUrls, readDocumentFiles } from './documentFiles';
 import { asNodeError, errorItem } from '../../helpers/errors';
 import { runPreparedPerItem, type CreatedBy, type ItemOutput } from '../../helpers/items';
 import type { PollSettings } from '../../helpers/polling';
@@ -30,7 +30,6 @@ import {
 	imageProcessingOptions,
 	inputFilesProperties,
 	onManualReviewOption,
-	readFileSelection,
 	readImageProcessing,
 	readOnManualReview,
 	readTransactionParameters,
@@ -149,15 +148,16 @@ function readPlan(ctx: IExecuteFunctions, itemIndex: number, itemIndexes: number
  */
 async function readItemFiles(
 	ctx: IExecuteFunctions,
+	client: VantageClient,
 	items: INodeExecutionData[],
 	itemIndex: number,
 ): Promise<InputFile[]> {
 	const imageProcessingOptions = readImageProcessing(ctx, itemIndex, readOptions(ctx, itemIndex));
-	const files = await readInputFiles(
+	const files = await readDocumentFiles(
 		ctx,
 		items[itemIndex],
 		itemIndex,
-		readFileSelection(ctx, itemIndex),
+		client.settings.timeoutMs,
 	);
 	if (imageProcessingOptions) {
 		for (const file of files) file.imageProcessingOptions = imageProcessingOptions;
@@ -279,13 +279,14 @@ export async function execute(
 		this.getNodeParameter('transactionMode', 0, 'perItem'),
 		choiceValues(TRANSACTION_MODES),
 	);
+	checkFileUrls(this, items);
 	if (mode === 'perItem') {
 		const out = await runPreparedPerItem(
 			this,
 			items,
 			async (itemIndex) => {
 				const plan = readPlan(this, itemIndex, [itemIndex]);
-				plan.files = await readItemFiles(this, items, itemIndex);
+				plan.files = await readItemFiles(this, client, items, itemIndex);
 				checkUploadLimits(this, itemIndex, plan.files);
 				return plan;
 			},
@@ -304,7 +305,7 @@ export async function execute(
 	const plan = readPlan(this, 0, []);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			plan.files.push(...(await readItemFiles(this, items, itemIndex)));
+			plan.files.push(...(await readItemFiles(this, client, items, itemIndex)));
 			plan.itemIndexes.push(itemIndex);
 		} catch (error) {
 			const nodeError = asNodeError(this, error, itemIndex);

@@ -10,6 +10,7 @@ import { parseSelection, type FileSelection } from '../../helpers/binaryInput';
 import { keyValuesOption, readKeyValues } from '../../params/keyValues';
 import { requireOption, requirePathParameter, requireText } from '../../helpers/validation';
 import { choiceOptions, choiceValues } from '../../helpers/choices';
+import { fileUrlProperties } from './fileUrl';
 import { type PollDefaults } from '../../params/wait';
 import type { OnManualReview, TransactionParameters } from '../../vantage/transactions';
 
@@ -69,6 +70,12 @@ const INPUT_FILES = [
 		value: 'selected',
 		description: 'The binary fields named below',
 	},
+	{
+		name: 'File URL',
+		value: 'url',
+		description:
+			'A file at an http or https link, e.g. a presigned storage link, downloaded by the node',
+	},
 ] as const;
 
 /** Which binary fields of each input item to upload. */
@@ -90,8 +97,10 @@ export const inputFilesProperties: INodeProperties[] = [
 		hint: 'The names of the binary fields holding the files, separated by commas',
 		displayOptions: { show: { inputFiles: ['selected'] } },
 	},
+	...fileUrlProperties,
 ];
 
+/** File URL mode is read by ./documentFiles.ts, which calls this for binary fields. */
 export function readFileSelection(ctx: IExecuteFunctions, itemIndex: number): FileSelection {
 	const mode = requireOption(
 		ctx,
