@@ -12,7 +12,7 @@ import type {
 import {
 	DEFAULT_SCOPE,
 	jsonObjectOf,
-	REGIONS,
+	whereProperties,
 	resolveBaseUrl,
 	redact,
 	signInFailed,
@@ -83,31 +83,7 @@ export class AbbyyVantageApi implements ICredentialType {
 	documentationUrl = 'https://docs.abbyy.com/vantage/developer/authentication/authentication';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Region',
-			name: 'region',
-			type: 'options',
-			options: [
-				...Object.entries(REGIONS).map(([value, { name }]) => ({ name, value })),
-				{
-					name: 'Custom',
-					value: 'custom',
-					description: 'On-premises installation or a test server',
-				},
-			].sort((a, b) => a.name.localeCompare(b.name)),
-			default: 'us',
-			description: 'The Vantage cloud region your tenant lives in',
-		},
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. https://vantage.example.com',
-			description: 'Address of your Vantage installation. Must use https, except for localhost.',
-			displayOptions: { show: { region: ['custom'] } },
-		},
+		...whereProperties,
 		{
 			displayName: 'Grant Type',
 			name: 'grantType',

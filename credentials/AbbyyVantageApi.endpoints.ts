@@ -1,3 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 /**
  * Where the ABBYY Vantage API credential points: the regional cloud hosts or a custom base URL
  * (on-premises, simulator), and the OAuth2 token endpoint. One home for these rules, imported by
@@ -11,6 +13,35 @@ export const REGIONS: Readonly<Record<string, { name: string; host: string }>> =
 	eu: { name: 'Europe', host: 'https://vantage-eu.abbyy.com' },
 	us: { name: 'United States', host: 'https://vantage-us.abbyy.com' },
 };
+
+/** Region and Base URL: where both credentials point (the same fields, read by resolveBaseUrl). */
+export const whereProperties: INodeProperties[] = [
+	{
+		displayName: 'Region',
+		name: 'region',
+		type: 'options',
+		options: [
+			...Object.entries(REGIONS).map(([value, { name }]) => ({ name, value })),
+			{
+				name: 'Custom',
+				value: 'custom',
+				description: 'On-premises installation or a test server',
+			},
+		].sort((a, b) => a.name.localeCompare(b.name)),
+		default: 'us',
+		description: 'The Vantage cloud region your tenant lives in',
+	},
+	{
+		displayName: 'Base URL',
+		name: 'baseUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://vantage.example.com',
+		description: 'Address of your Vantage installation. Must use https, except for localhost.',
+		displayOptions: { show: { region: ['custom'] } },
+	},
+];
 
 export const REGION_HOSTS: Readonly<Record<string, string>> = Object.fromEntries(
 	Object.entries(REGIONS).map(([region, { host }]) => [region, host]),

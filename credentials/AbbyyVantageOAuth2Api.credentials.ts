@@ -3,7 +3,7 @@ import type { ICredentialTestRequest, ICredentialType, Icon, INodeProperties } f
 import {
 	DEFAULT_OAUTH2_SCOPE,
 	oauthEndpointExpression,
-	REGIONS,
+	whereProperties,
 	TEST_BASE_URL_EXPRESSION,
 	TEST_PATH,
 	VANTAGE_PRODUCT_ID,
@@ -48,31 +48,7 @@ export class AbbyyVantageOAuth2Api implements ICredentialType {
 			type: 'hidden',
 			default: 'pkce',
 		},
-		{
-			displayName: 'Region',
-			name: 'region',
-			type: 'options',
-			options: [
-				...Object.entries(REGIONS).map(([value, { name }]) => ({ name, value })),
-				{
-					name: 'Custom',
-					value: 'custom',
-					description: 'On-premises installation or a test server',
-				},
-			].sort((a, b) => a.name.localeCompare(b.name)),
-			default: 'us',
-			description: 'The Vantage cloud region your tenant lives in',
-		},
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. https://vantage.example.com',
-			description: 'Address of your Vantage installation. Must use https, except for localhost.',
-			displayOptions: { show: { region: ['custom'] } },
-		},
+		...whereProperties,
 		{
 			displayName: 'Tenant ID',
 			name: 'tenantId',

@@ -15,7 +15,8 @@ const catalogs = async () => await api(s.sim, s.bearer, 'GET', CATALOGS);
 
 describe('rate limit on requests in flight', () => {
 	test('requests above the limit get 429 with Retry-After and a problem body; the rest are handled', async () => {
-		s.sim.setLatency(150);
+		// Long enough that all five overlap even on a loaded machine.
+		s.sim.setLatency(600);
 		s.sim.setRateLimit({ maxInFlight: 2, retryAfter: '1' });
 		const answers = await Promise.all(Array.from({ length: 5 }, catalogs));
 		const statuses = answers.map((r) => r.status).sort();
@@ -32,7 +33,7 @@ describe('rate limit on requests in flight', () => {
 	});
 
 	test('without retryAfter the 429 has no Retry-After; once requests finish, new ones are admitted', async () => {
-		s.sim.setLatency(100);
+		s.sim.setLatency(400);
 		s.sim.setRateLimit({ maxInFlight: 1 });
 		const [first, second] = await Promise.all([catalogs(), catalogs()]);
 		expect([first.status, second.status].sort()).toEqual([200, 429]);
@@ -71,7 +72,8 @@ describe('rate limit on requests in flight', () => {
 	});
 
 	test('lifting the limit admits everything again; a bad limit is refused', async () => {
-		s.sim.setLatency(100);
+		// Long enough that all four overlap even on a loaded machine (CI once saw a peak of 3 at 100 ms).
+		s.sim.setLatency(800);
 		s.sim.setRateLimit({ maxInFlight: 1 });
 		s.sim.setRateLimit(null);
 		const answers = await Promise.all(Array.from({ length: 4 }, catalogs));
