@@ -4,29 +4,22 @@
  * rest of Sync is unit-tested in test/node/catalogRecord/sync.test.ts.
  */
 import { runNode } from '../harness/n8n';
-import { useSimulator } from '../helpers/fixture';
 import { ids, recordParams } from '../helpers/params';
-import { FAST_RETRIES, faultAfter, REJECTION } from '../node/catalogRecord/params';
+import {
+	FAST_RETRIES,
+	faultAfter,
+	REJECTION,
+	syncVendors,
+	useVendorCatalog,
+	vendor,
+	VENDORS,
+} from '../node/catalogRecord/params';
 import type { RouteId } from '../simulator/simulator';
 
-const CATALOG = 'Vendors';
-// Reindexes complete at their first poll: the tests wait for them without waiting 5 s.
-const f = useSimulator((sim) =>
-	sim.setDefaultReindexScript({ outcome: 'Completed', after: { polls: 0 } }),
-);
+const CATALOG = VENDORS;
+const { f, seed } = useVendorCatalog();
 
-const vendor = (id: string, name = `Vendor ${id}`, country = 'DE') => ({
-	recordId: id,
-	Name: name,
-	Country: country,
-});
-const seed = (ids: string[]) =>
-	f.sim.seedCatalogRecords(
-		CATALOG,
-		ids.map((id) => ({ id, fields: { Name: [`Vendor ${id}`], Country: ['DE'] } })),
-	);
-
-const sync = (options = {}) => recordParams('sync', CATALOG, { options });
+const sync = syncVendors;
 
 describe('Catalog Record → Sync at scale', () => {
 	describe('Vantage’s 500 000 records per catalog, counted exactly', () => {

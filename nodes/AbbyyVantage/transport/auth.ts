@@ -10,6 +10,7 @@ import type {
 
 import { baseUrlProblem, redact, TEST_PATH } from '../../../credentials/AbbyyVantageApi.endpoints';
 import { TokenRenewal } from './signIn';
+import { newerTokenOrFind, tokensOf, usable, type CredentialTokens } from './tokens';
 
 /**
  * Which credential the node signs in with, and how a refused access token is replaced for each:
@@ -131,33 +132,6 @@ function accessTokenOf(
 
 // ------------------------------------------------------------------ OAuth2
 
-/**
- * What this n8n process knows about one OAuth2 credential's access tokens, shared by every
- * execution it runs, as ./signIn.ts keeps it for the other credential: the tokens Vantage
- * refused, the newest one a refresh here gave, and the refresh in progress.
- */
-interface OAuth2Tokens {
-	refused: string[];
-	newest?: string;
-	pending?: Promise<string | undefined>;
-}
-
-const REFUSED_KEPT = 16;
-const oauth2ByCredential = new Map<string, OAuth2Tokens>();
-
-function oauth2TokensOf(credentialId: string): OAuth2Tokens {
-	let state = oauth2ByCredential.get(credentialId);
-	if (!state) {
-		state = { refused: [] };
-		oauth2ByCredential.set(credentialId, state);
-	}
-	return state;
-}
-
-function usable(state: OAuth2Tokens, token: unknown): token is string {
-	return typeof token === 'string' && token !== '' && !state.refused.includes(token);
-}
-
 /** Marks a request sent again after a refresh as signed in again: a second 401 fails it. */
 const SIGNED_IN_AGAIN = () => {};
 
@@ -177,7 +151,7 @@ export class OAuth2Renewal implements Renewal {
 	private renewal?: Promise<void>;
 	/** The token n8n sends now, as far as this run knows (n8n reads it from the credential). */
 	private known: string;
-	private readonly state: OAuth2Tokens;
+	private readonly state: CredentialTokens;
 	/** A refusal this run met already, for the token it could not replace. */
 	private refusal?: { token: string; error: RenewalRefused };
 	/** Never in a message: the client secret and the tokens. */
@@ -199,7 +173,7 @@ export class OAuth2Renewal implements Renewal {
 		this.known = accessTokenOf(credentials) ?? '';
 		const refreshToken = (credentials.oauthTokenData as IDataObject | undefined)?.refresh_token;
 		this.hasRefreshToken = typeof refreshToken === 'string' && refreshToken !== '';
-		this.state = credential.id ? oauth2TokensOf(credential.id) : { refused: [] };
+		this.state = tokensOf(credential.id);
 		this.secrets = secretsOf(credentials);
 	}
 
@@ -232,19 +206,10 @@ export class OAuth2Renewal implements Renewal {
 
 	private async renew(refused: string): Promise<(() => void) | undefined> {
 		const state = this.state;
-		if (refused && !state.refused.includes(refused)) {
-			state.refused.push(refused);
-			if (state.refused.length > REFUSED_KEPT) state.refused.shift();
-		}
-		// Another execution of this process is refreshing: take its token.
-		for (let pending = state.pending; pending; pending = state.pending) {
-			const token = await pending;
-			if (usable(state, token)) return this.adopt(token);
-		}
-		if (usable(state, state.newest)) return this.adopt(state.newest);
-		let found!: (token: string | undefined) => void;
-		const pending = new Promise<string | undefined>((resolve) => (found = resolve));
-		state.pending = pending;
+		// Another execution of this process refreshed: take its token.
+		const search = await newerTokenOrFind(state, refused);
+		if ('token' in search) return this.adopt(search.token);
+		const settle = search.settle;
 		let token: string | undefined;
 		try {
 			// Another process may have refreshed already and stored its token.
@@ -257,10 +222,8 @@ export class OAuth2Renewal implements Renewal {
 			this.known = token;
 			return SIGNED_IN_AGAIN;
 		} finally {
-			if (token) state.newest = token;
-			if (state.pending === pending) state.pending = undefined;
-			// A failed refresh resolves with nothing: the others then meet the same refusal.
-			found(token);
+			// A failed refresh finds nothing: the others then meet the same refusal.
+			settle(token);
 		}
 	}
 

@@ -1,37 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-/**
- * What this n8n process knows about one credential's tokens, shared by every execution it runs (a
- * queue worker runs many at once, and they may have read different tokens from the database):
- * the tokens Vantage refused, the newest token a sign-in here gave, and the fresh token being
- * found right now. A refused token is replaced by a token known to be newer, or by the one stored
- * in the credential (another worker may have signed in), before anyone signs in: one sign-in per
- * expiry and worker at most, not one per token in use.
- */
-interface CredentialTokens {
-	/** The latest tokens Vantage refused (a few; older ones cannot come back). */
-	refused: string[];
-	/** The newest token a sign-in in this process gave. */
-	newest?: string;
-	/** A fresh token being found (adopted or signed in for): resolves to it, or undefined. */
-	pending?: Promise<string | undefined>;
-}
-
-const REFUSED_KEPT = 16;
-const byCredential = new Map<string, CredentialTokens>();
-
-function tokensOf(credentialId: string): CredentialTokens {
-	let state = byCredential.get(credentialId);
-	if (!state) {
-		state = { refused: [] };
-		byCredential.set(credentialId, state);
-	}
-	return state;
-}
-
-function usable(state: CredentialTokens, token: unknown): token is string {
-	return typeof token === 'string' && token !== '' && !state.refused.includes(token);
-}
+import { newerTokenOrFind, tokensOf, usable, type CredentialTokens } from './tokens';
 
 /**
  * One client's side (one node run) of replacing a refused token: its requests in flight share one
@@ -54,7 +23,7 @@ export class TokenRenewal {
 		credentialId: string | undefined,
 		private readonly readStored: () => Promise<unknown>,
 	) {
-		this.state = credentialId ? tokensOf(credentialId) : { refused: [] };
+		this.state = tokensOf(credentialId);
 	}
 
 	/** The token a request is sent with, to tell later which token a 401 refused. */
@@ -88,24 +57,10 @@ export class TokenRenewal {
 			};
 		});
 		const state = this.state;
-		if (refused && !state.refused.includes(refused)) {
-			state.refused.push(refused);
-			if (state.refused.length > REFUSED_KEPT) state.refused.shift();
-		}
-		// Another execution of this process is finding a fresh token: take it.
-		for (let pending = state.pending; pending; pending = state.pending) {
-			const token = await pending;
-			if (usable(state, token)) return this.adopt(token, done);
-		}
-		if (usable(state, state.newest)) return this.adopt(state.newest, done);
-		let found!: (token: string | undefined) => void;
-		const pending = new Promise<string | undefined>((resolve) => (found = resolve));
-		state.pending = pending;
-		const settle = (token: string | undefined) => {
-			if (token && token !== state.newest) state.newest = token;
-			if (state.pending === pending) state.pending = undefined;
-			found(token);
-		};
+		// Another execution of this process found a fresh token: take it.
+		const search = await newerTokenOrFind(state, refused);
+		if ('token' in search) return this.adopt(search.token, done);
+		const settle = search.settle;
 		// Another worker may have signed in already and stored its token in the credential.
 		const stored = await this.readStored().catch(() => undefined);
 		if (usable(state, stored)) {

@@ -1,7 +1,38 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { VantageSimulator } from '../../simulator/simulator';
-import { nodeParams, rl } from '../../helpers/params';
+import { useSimulator } from '../../helpers/fixture';
+import { nodeParams, recordParams, rl } from '../../helpers/params';
+
+/** The vendor catalog the Sync tests (unit and at scale) keep equal to a source. */
+export const VENDORS = 'Vendors';
+
+/** A source row of the vendor catalog. */
+export const vendor = (id: string, name = `Vendor ${id}`, country = 'DE') => ({
+	recordId: id,
+	Name: name,
+	Country: country,
+});
+
+/**
+ * The simulator for the Sync tests, with reindexes complete at their first poll (the tests wait
+ * for them without waiting 5 s), and `seed`: the vendor catalog holding `ids`.
+ */
+export function useVendorCatalog() {
+	const f = useSimulator((sim) =>
+		sim.setDefaultReindexScript({ outcome: 'Completed', after: { polls: 0 } }),
+	);
+	const seed = (ids: string[]) =>
+		f.sim.seedCatalogRecords(
+			VENDORS,
+			ids.map((id) => ({ id, fields: { Name: [`Vendor ${id}`], Country: ['DE'] } })),
+		);
+	return { f, seed };
+}
+
+/** Catalog Record → Sync of the vendor catalog with `options`. */
+export const syncVendors = (options: IDataObject = {}) =>
+	recordParams('sync', VENDORS, { options });
 
 /** The Columns mapper with values defined below (expressions allowed), the id from `matchOn`. */
 export function definedColumns(value: IDataObject, matchOn = 'recordId') {

@@ -3,33 +3,23 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { AbbyyVantage } from '../../../nodes/AbbyyVantage/AbbyyVantage.node';
 
 import { countEvaluations, runNode } from '../../harness/n8n';
-import { maxInFlight, useSimulator } from '../../helpers/fixture';
+import { maxInFlight } from '../../helpers/fixture';
 import { ids, recordParams } from '../../helpers/params';
 import {
 	definedColumns,
 	faultAfter,
 	perItemCatalogParams,
 	REJECTION,
+	syncVendors,
+	useVendorCatalog,
+	vendor,
+	VENDORS,
 } from './params';
 
-const CATALOG = 'Vendors';
-// Reindexes complete at their first poll: the tests wait for them without waiting 5 s.
-const f = useSimulator((sim) =>
-	sim.setDefaultReindexScript({ outcome: 'Completed', after: { polls: 0 } }),
-);
+const CATALOG = VENDORS;
+const { f, seed } = useVendorCatalog();
 
-const vendor = (id: string, name = `Vendor ${id}`, country = 'DE') => ({
-	recordId: id,
-	Name: name,
-	Country: country,
-});
-const seed = (ids: string[]) =>
-	f.sim.seedCatalogRecords(
-		CATALOG,
-		ids.map((id) => ({ id, fields: { Name: [`Vendor ${id}`], Country: ['DE'] } })),
-	);
-
-const sync = (options: IDataObject = {}) => recordParams('sync', CATALOG, { options });
+const sync = syncVendors;
 const dryRun = () => recordParams('sync', CATALOG, { dryRun: true });
 
 describe('Catalog Record → Sync', () => {

@@ -1,11 +1,20 @@
-import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { CsvCheck } from '../../helpers/csv';
-import type { ItemOutput } from '../../helpers/items';
+import { runPreparedPerItem, type ItemOutput } from '../../helpers/items';
 import { eachReportRow } from '../../helpers/reportRows';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, type ConcurrencyLimits } from '../../params/concurrency';
+import {
+	concurrencyOnlyOptions,
+	readRunConcurrency,
+	type ConcurrencyLimits,
+} from '../../params/concurrency';
 import { outputFieldProperty, readOutputField } from '../../params/download';
 import { readReturnLimit, returnAllProperties } from '../../params/getMany';
 import { qaFilters, qaParameters, readQaQuery, type QaFilter } from './qaFilters';
@@ -17,7 +26,7 @@ import { explainEmptyReport, readQaReport, type QaReport } from './qaReports';
  * a binary field, streamed into n8n's binary data so that memory does not grow with the report
  * (n8n's filesystem and S3 modes; its in-memory mode holds every binary whole anyway).
  */
-export const CHANGES_CONCURRENCY: ConcurrencyLimits = { max: 8, what: 'reports' };
+const CHANGES_CONCURRENCY: ConcurrencyLimits = { max: 8, what: 'reports' };
 
 export type ChangesPlan =
 	| { query: ReturnType<typeof readQaQuery>; output: 'items'; limit: number | undefined }
@@ -57,8 +66,29 @@ export function changesProperties(report: QaReport, filters: QaFilter[]): INodeP
 	];
 }
 
+/**
+ * The operation's run: every item's query and output checked before any request, then each
+ * item's report read, up to Concurrency at once.
+ */
+export async function runChangesReport(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	client: VantageClient,
+	report: QaReport,
+	filters: QaFilter[],
+): Promise<INodeExecutionData[]> {
+	const concurrency = readRunConcurrency(ctx, CHANGES_CONCURRENCY, client);
+	return await runPreparedPerItem(
+		ctx,
+		items,
+		(itemIndex) => readChangesPlan(ctx, itemIndex, filters),
+		async (plan, itemIndex) => await changesOutput(ctx, client, report, plan, itemIndex),
+		concurrency,
+	);
+}
+
 /** One item's query and output, checked before any request. */
-export function readChangesPlan(
+function readChangesPlan(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	filters: QaFilter[],
@@ -77,7 +107,7 @@ export function readChangesPlan(
 }
 
 /** One item's report, as the plan's Output asks. */
-export async function changesOutput(
+async function changesOutput(
 	ctx: IExecuteFunctions,
 	client: VantageClient,
 	report: QaReport,

@@ -1,15 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { runPreparedPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
-import { readRunConcurrency } from '../../params/concurrency';
-import {
-	CHANGES_CONCURRENCY,
-	changesOutput,
-	changesProperties,
-	readChangesPlan,
-} from './changesReport';
+import { changesProperties, runChangesReport } from './changesReport';
 import { IMAGE_FILTERS, MANUAL_REVIEW_FILTERS, PERIOD, type QaFilter } from './qaFilters';
 import { DOCUMENTS_REPORT } from './qaReports';
 
@@ -41,12 +34,5 @@ export async function execute(
 	items: INodeExecutionData[],
 	client: VantageClient,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readRunConcurrency(this, CHANGES_CONCURRENCY, client);
-	return await runPreparedPerItem(
-		this,
-		items,
-		(itemIndex) => readChangesPlan(this, itemIndex, FILTERS),
-		async (plan, itemIndex) => await changesOutput(this, client, DOCUMENTS_REPORT, plan, itemIndex),
-		concurrency,
-	);
+	return await runChangesReport(this, items, client, DOCUMENTS_REPORT, FILTERS);
 }
