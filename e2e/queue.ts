@@ -13,7 +13,9 @@
  * (one sign-in for all three processes; a token revoked mid-run renewed once per worker, without a
  * failure); tokens that expire by their lifetime during a run (renewed once per worker per
  * expiry); and a worker killed mid-run with n8n's default lock and stalled-job settings: what n8n
- * reports and when, and that a rerun converges.
+ * reports and when, and that a rerun converges; last, the ABBYY Vantage OAuth2 API credential
+ * (authorization code with PKCE) on a worker: its expired access token refreshed once, the rotated
+ * tokens stored in PostgreSQL and used by the next execution without a refresh.
  * Ends with `N passed, M failed`; exit code 1 if anything failed.
  */
 import { randomUUID } from 'node:crypto';
@@ -21,9 +23,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { connect } from '../test/helpers/oauth';
 import {
+	FIXTURE,
 	VantageSimulator,
 	fixtureCredentialData,
+	fixtureOAuth2CredentialData,
 	type ExportScript,
 	type LoggedRequest,
 } from '../test/simulator/simulator';
@@ -104,7 +109,10 @@ const WORKFLOWS = {
 	export: 'vaQueueExp001',
 	trigger: 'vaQueueTrig01',
 	expiry: 'vaQueueTtl001',
+	oauth: 'vaQueueOAuth1',
 } as const;
+/** The OAuth2 credential (authorization code with PKCE), connected once as the SSO user. */
+const OAUTH2 = { id: 'vaOAuth00001', name: 'ABBYY Vantage (signed in as me)' };
 const WEBHOOK_WORKFLOWS = [WORKFLOWS.process, WORKFLOWS.delete, WORKFLOWS.export];
 const FINAL = new Set(['success', 'error', 'crashed', 'canceled']);
 /** Completed transactions of the skill the trigger watches, before and after activation. */
@@ -143,7 +151,7 @@ function seconds(ms: number): string {
 
 // ------------------------------------------------------------------ calls sent to the webhooks
 
-type Kind = 'process' | 'delete' | 'export' | 'expiry';
+type Kind = 'process' | 'delete' | 'export' | 'expiry' | 'oauth';
 
 interface Call {
 	kind: Kind;
@@ -180,6 +188,11 @@ function exportCall(label: string): Call {
 /** A call to the token-lifetime phase's workflow (an export with the second credential). */
 function expiryCall(label: string): Call {
 	return { kind: 'expiry', callId: randomUUID(), label };
+}
+
+/** A call to the OAuth2 phase's workflow (Catalog → Get Many as the signed-in user). */
+function oauthCall(label: string): Call {
+	return { kind: 'oauth', callId: randomUUID(), label };
 }
 
 function invoiceText(number: string): string {
@@ -531,6 +544,13 @@ async function main(): Promise<void> {
 	sim.setDefaultTransactionScript({ processing: { ms: 2500 } });
 	sim.setLatency(40);
 	const seededBefore = sim.seedCompletedTransactions(SEEDED_BEFORE, { skillId: TRIGGER_SKILL });
+	// The OAuth2 credential's tenant: a simulator of its own, so that its sign-in and refreshes stay
+	// out of the token counts of the phases above. Connect my account as n8n completes it: the SSO
+	// user signs in, the code and verifier give the token set n8n stores as `oauthTokenData`.
+	const ssoSim = new VantageSimulator({ port: 0 });
+	await ssoSim.start();
+	const connected = await connect(ssoSim.url, { username: FIXTURE.ssoUsername });
+	const connectedSerial = ssoSim.createdCounts().tokens;
 
 	// --- the package for every process, the credential and the workflows in PostgreSQL
 	t = Date.now();
@@ -545,13 +565,18 @@ async function main(): Promise<void> {
 		// The token-lifetime phase's workflow calls the gate ($env.QUEUE_GATE_URL).
 		env: { QUEUE_GATE_URL: gate.url },
 	});
-	await cluster.importCredentials(
-		[CREDENTIAL, SHORT_TOKENS].map((c) => ({
+	await cluster.importCredentials([
+		...[CREDENTIAL, SHORT_TOKENS].map((c) => ({
 			...c,
 			type: 'abbyyVantageApi',
 			data: fixtureCredentialData(sim.url),
 		})),
-	);
+		{
+			...OAUTH2,
+			type: 'abbyyVantageOAuth2Api',
+			data: { ...fixtureOAuth2CredentialData(ssoSim.url), oauthTokenData: connected },
+		},
+	]);
 	const dir = join(ROOT, 'e2e', 'workflows', 'queue');
 	const workflows = readdirSync(dir)
 		.filter((f) => f.endsWith('.json'))
@@ -561,7 +586,7 @@ async function main(): Promise<void> {
 		workflows.map((w) => w.id),
 	);
 	timings[
-		`pack, install for 3 processes, import 2 credentials and ${workflows.length} workflows, publish (n8n CLI on PostgreSQL)`
+		`pack, install for 3 processes, import 3 credentials and ${workflows.length} workflows, publish (n8n CLI on PostgreSQL)`
 	] = seconds(Date.now() - t);
 
 	t = Date.now();
@@ -1389,10 +1414,90 @@ async function main(): Promise<void> {
 		},
 	);
 
+	// --- the OAuth2 credential on the workers: its access token expired before the first run
+	console.log(
+		`\nThe ABBYY Vantage OAuth2 API credential ("${OAUTH2.name}", authorization code with PKCE) on the workers: Catalog → Get Many as the signed-in user, the access token expired before the first execution`,
+	);
+	t = Date.now();
+	const storedOAuth = () =>
+		pg.sql(`select data from credentials_entity where id = '${OAUTH2.id}'`).join('');
+	const oauthStoredBefore = storedOAuth();
+	const oauthIssuedBefore = ssoSim.createdCounts().tokens;
+	ssoSim.clearLog();
+	ssoSim.expireTokens();
+	const oauthSince = maxExecutionId(pg);
+	const oauthFirst = oauthCall('O1');
+	const oauthFirstStatus = await send(cluster.url, oauthFirst);
+	const [oauthFirstRow] = await settle(suite, [WORKFLOWS.oauth], oauthSince, 1, 120_000);
+	const oauthFirstLog = [...ssoSim.requests];
+	const oauthStoredAfter = storedOAuth();
+	const oauthMiddle = maxExecutionId(pg);
+	ssoSim.clearLog();
+	const oauthSecond = oauthCall('O2');
+	const oauthSecondStatus = await send(cluster.url, oauthSecond);
+	const [oauthSecondRow] = await settle(suite, [WORKFLOWS.oauth], oauthMiddle, 1, 120_000);
+	const oauthSecondLog = [...ssoSim.requests];
+	timings['OAuth2 credential: two executions on the workers'] = seconds(Date.now() - t);
+	const oauthBy = startedBy(suite);
+	const refreshSerial = oauthIssuedBefore + 1;
+	const grantsIn = (log: LoggedRequest[]) =>
+		log
+			.filter((r) => r.route === 'Token')
+			.map((r) => `${(r.body as Record<string, string>)?.grant_type} ${r.status}`);
+	const catalogsIn = (log: LoggedRequest[]) =>
+		log.filter((r) => r.route === 'GetCatalogs').map((r) => `${r.status} #${r.tokenSerial}`);
+	const listedAsMe = (row: ExecutionRow) =>
+		output(runData(pg, row.id), 'List catalogs as me').map((i) => i.json.id);
+	const ranOn = (row: ExecutionRow | undefined) =>
+		(row && oauthBy.get(row.id)?.join(', ')) ?? 'a worker';
+	await check(
+		`an execution with the OAuth2 credential on ${ranOn(oauthFirstRow)}: the expired access token refused (401), refreshed once (refresh_token grant), the catalogs listed as the signed-in user`,
+		() => {
+			equal([oauthFirstStatus, oauthSecondStatus], [200, 200], 'HTTP');
+			equal(oauthFirstRow?.status, 'success', 'status');
+			equal(oauthFirstRow.metadata.callId, oauthFirst.callId, 'call');
+			const by = oauthBy.get(oauthFirstRow.id);
+			assert(by?.length === 1 && WORKERS.includes(by[0]), `run by ${JSON.stringify(by)}`);
+			equal(oauthFirstRow.metadata.worker, by[0], 'the worker the execution names');
+			assert(listedAsMe(oauthFirstRow).includes(FIXTURE.catalogId), 'catalog list');
+			equal(grantsIn(oauthFirstLog), ['refresh_token 200'], 'token requests');
+			equal(
+				catalogsIn(oauthFirstLog),
+				[`401 #${connectedSerial}`, `200 #${refreshSerial}`],
+				'catalog list requests (status, token)',
+			);
+			equal(ssoSim.createdCounts().tokens, refreshSerial, 'tokens issued');
+		},
+	);
+	await check(
+		`the rotated tokens are stored in the credential in PostgreSQL: the next execution (${ranOn(oauthSecondRow)}) uses them without a refresh`,
+		() => {
+			assert(oauthStoredAfter !== oauthStoredBefore, 'the stored credential did not change');
+			equal(oauthSecondRow?.status, 'success', 'status');
+			equal(oauthSecondRow.metadata.callId, oauthSecond.callId, 'call');
+			assert(listedAsMe(oauthSecondRow).includes(FIXTURE.catalogId), 'catalog list');
+			equal(grantsIn(oauthSecondLog), [], 'token requests');
+			equal(catalogsIn(oauthSecondLog), [`200 #${refreshSerial}`], 'catalog list requests');
+		},
+	);
+	await check("no OAuth2 token or client secret in the executions or the processes' logs", () => {
+		const text = [
+			JSON.stringify(runData(pg, oauthFirstRow.id)),
+			JSON.stringify(runData(pg, oauthSecondRow.id)),
+			...readdirSync(work)
+				.filter((f) => f.endsWith('.log'))
+				.map((f) => readFileSync(join(work, f), 'utf8')),
+		].join('\n');
+		for (const secret of [FIXTURE.clientSecret, connected.refresh_token!, ...ssoSim.issuedTokens()])
+			assert(!text.includes(secret), `a secret (${secret.slice(0, 3)}…) is in the output`);
+	});
+
 	// --- stop everything by process id
 	t = Date.now();
 	await cluster.stopAll();
 	await sim.stop();
+	await ssoSim.stop();
+
 	await gate.stop();
 	await stop(redis.proc);
 	await stop(pg.proc);

@@ -89,6 +89,8 @@ export const HOST = join(HOST_CACHE, `${LINE.folder}-${hostKey()}`);
  * logic, the same inside any n8n. `E2E_SCOPE=full` runs every check on any line.
  */
 export const FULL_SCOPE = LINE.id === '2' || process.env.E2E_SCOPE === 'full';
+/** `E2E_TRIGGER=apart`: e2e/run.ts leaves the trigger suite to `npm run test:e2e:trigger` (CI runs it beside). */
+export const TRIGGER_APART = process.env.E2E_TRIGGER === 'apart';
 
 /**
  * Where a run on this line keeps its n8n user folder, files and imported workflows: the work
