@@ -26,7 +26,7 @@ import { basename, join, resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const E2E = resolve(__dirname, '..');
-export const WORK = process.env.E2E_WORK ?? join(E2E, '.work');
+export const WORK = process.env.E2E_WORK ? resolve(process.env.E2E_WORK) : join(E2E, '.work');
 
 /** An n8n release line: the host folder it installs from (package.json, lockfile) and into. */
 export interface N8nLine {
