@@ -106,8 +106,13 @@ const trail = (log: LoggedRequest[]) => log.map((r) => `${r.route}:${r.status ||
 const apiTrail = (log: LoggedRequest[]) => trail(log.filter((r) => r.route !== 'Token'));
 
 /** Milliseconds between the end of one request and the start of the next. */
+/**
+ * From the moment the simulator wrote `first`'s status line (the client cannot have the answer
+ * earlier; `finishedAt` is noted later, once the handler's promise settles, and on a loaded machine
+ * that can be tens of ms after the client got it) to `next`'s arrival.
+ */
 const gapMs = (first: LoggedRequest, next: LoggedRequest) =>
-	next.at - (first.finishedAt ?? first.at);
+	next.at - (first.respondedAt ?? first.finishedAt ?? first.at);
 
 const once = (route: RouteId, fault: Fault) => (setup: Setup) =>
 	setup.sim.injectFault(route, fault, 1);

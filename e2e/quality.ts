@@ -165,7 +165,11 @@ export async function qualitySuite(setup: Setup): Promise<void> {
 	await check(
 		'Get Document Changes, Get Field Changes as a file and Create Invite run to success',
 		() => {
-			equal([reports.code, reports.run?.status], [0, 'success'], 'exit code and status');
+			equal(
+				[reports.code, reports.run?.status],
+				[0, 'success'],
+				`exit code and status (n8n printed: ${(reports.stdout + reports.stderr).slice(-1500)})`,
+			);
 		},
 	);
 	await check('Document changes: 5 items (Limit), typed, only corrected documents', () => {

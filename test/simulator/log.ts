@@ -26,6 +26,8 @@ export interface LoggedRequest {
 	fault?: Fault['kind'];
 	/** Refused with 429 by the rate limit on requests in flight (SimulatorOptions.rateLimit). */
 	rateLimited?: true;
+	/** When the status line was written: the earliest moment the client can have the answer. */
+	respondedAt?: number;
 	/** When the response was sent (or the connection dropped). */
 	finishedAt?: number;
 }

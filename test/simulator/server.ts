@@ -220,6 +220,11 @@ export class SimulatorCore {
 		}
 
 		const entry = this.log.begin(req, rawPath, query);
+		const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+		res.writeHead = ((...args: unknown[]) => {
+			entry.respondedAt ??= Date.now();
+			return writeHead(...args);
+		}) as typeof res.writeHead;
 		try {
 			await this.handleApi(req, res, entry, rawPath, query);
 		} finally {
@@ -266,9 +271,7 @@ export class SimulatorCore {
 					throw bare(413);
 				}
 			}
-			entry.body = this.options.logBodies
-				? logBody(req, rawBody, authRoute)
-				: '(not logged)';
+			entry.body = this.options.logBodies ? logBody(req, rawBody, authRoute) : '(not logged)';
 			const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
 			const token = bearer ? this.tokens.find(bearer) : undefined;
 			entry.tokenSerial = token?.serial ?? null;
