@@ -4,7 +4,9 @@
  * `npm run test:editor`: opens the editor of a real n8n (the e2e host) in Debian's Chromium through
  * playwright-core (never a browser download), adds the ABBYY Vantage node, switches through every
  * resource and operation, asserts which fields are shown and hidden, then adds the ABBYY Vantage
- * Trigger to a new workflow (its events, their fields, Fetch Test Event), creates an ABBYY Vantage
+ * Trigger to a new workflow (its events, their fields, Fetch Test Event), opens the ABBYY Vantage
+ * Tool of the AI Agent example (its description, the parameters the model fills, the guard of a
+ * destructive operation), creates an ABBYY Vantage
  * OAuth2 API credential and connects it through the simulator's sign-in page in n8n's pop-up, and
  * saves a screenshot of each to e2e/.work/test-artifacts/editor/. Ends with `N passed, M failed`.
  */
@@ -14,6 +16,7 @@ import { join } from 'node:path';
 
 import { chromium, type Page } from 'playwright-core';
 
+import { TOOLS } from '../nodes/AbbyyVantage/agent/tools';
 import { FIXTURE } from '../test/simulator/simulator';
 import { check, finish } from './lib/checks';
 import { ROOT, WORK } from './lib/n8n';
@@ -1246,6 +1249,76 @@ async function main(): Promise<void> {
 					throw new Error(`output has no ${latest}: ${text.slice(0, 400)}`);
 				if (!sim.requestsTo('GetCompletedTransactions').length)
 					throw new Error('the simulator got no GetCompletedTransactions request');
+			},
+		);
+		// As a tool of the AI Agent (examples/invoice-agent.json): the description written for a
+		// model, the parameters the model fills, the Output a model reads; and a destructive operation
+		// asks for the user's own switch (nodes/AbbyyVantage/agent/properties.ts).
+		await check(
+			'ABBYY Vantage Tool in the AI Agent example: Tool Description is the one written for a model, Search and Limit are defined by the model, Output is offered; Delete shows Allow When Used as a Tool, off',
+			async () => {
+				await page.goto(`${url}/workflow/vaExAgent0001`);
+				const tool = page
+					.locator('[data-test-id="canvas-node"]')
+					.filter({ hasText: 'Find vendor by VAT ID' });
+				await tool.first().waitFor({ timeout: 30_000 });
+				await tool.first().dblclick();
+				await page.locator('[data-test-id="ndv"]').waitFor();
+				// A parameter the model fills is labelled with its name and n8n's "Defined automatically
+				// by the model" in place of an input.
+				const byModelLabel = (name: string) => (label: string) =>
+					label.startsWith(`${name} Defined automatically by the model`);
+				const wanted = ['Tool Description', 'Resource', 'Operation', 'Catalog', 'Output'];
+				const filledByModel = ['Search', 'Limit'];
+				const incomplete = (shown: string[]) => [
+					...wanted.filter((label) => !shown.includes(label)),
+					...filledByModel
+						.filter((name) => !shown.some(byModelLabel(name)))
+						.map((name) => `${name} (defined by the model)`),
+				];
+				let labels = await visibleLabels(page);
+				for (let tries = 0; tries < 25 && incomplete(labels).length; tries++) {
+					await page.waitForTimeout(200);
+					labels = await visibleLabels(page);
+				}
+				await page.screenshot({ path: join(ARTIFACTS, 'tool-in-agent.png') });
+				const missing = incomplete(labels);
+				if (missing.length)
+					throw new Error(`missing: [${missing.join(', ')}]; shown: [${labels.join(', ')}]`);
+				const description = await page
+					.locator('[data-test-id="parameter-input-toolDescription"] textarea')
+					.first()
+					.inputValue();
+				if (description !== TOOLS['catalogRecord.getMany'].description)
+					throw new Error(`Tool Description reads "${description.slice(0, 120)}…"`);
+				const byModel = await page
+					.locator('[data-test-id="ndv"] [data-test-id="fromAI-override-field"]')
+					.count();
+				if (byModel < 2)
+					throw new Error(
+						`${byModel} parameters show "Defined automatically by the model" (Search and Limit should)`,
+					);
+				await selectOption(page, 'operation', 'Delete');
+				labels = await visibleLabels(page);
+				for (let tries = 0; tries < 25 && !labels.includes('Allow When Used as a Tool'); tries++) {
+					await page.waitForTimeout(200);
+					labels = await visibleLabels(page);
+				}
+				await page.screenshot({ path: join(ARTIFACTS, 'tool-delete-guard.png') });
+				if (!labels.includes('Allow When Used as a Tool'))
+					throw new Error(`Delete as a tool shows: [${labels.join(', ')}]`);
+				const allowed = await page
+					.locator(
+						'[data-test-id="parameter-input-allowAsTool"] [role="switch"], [data-test-id="parameter-input-allowAsTool"] input',
+					)
+					.first()
+					.evaluate(
+						(el) =>
+							el.getAttribute('aria-checked') ??
+							String((el as unknown as { checked: boolean }).checked),
+					);
+				if (allowed !== 'false') throw new Error(`Allow When Used as a Tool is ${allowed}`);
+				await page.keyboard.press('Escape');
 			},
 		);
 		await check(
