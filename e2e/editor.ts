@@ -16,7 +16,7 @@ import { join } from 'node:path';
 
 import { chromium, type Page } from 'playwright-core';
 
-import { TOOLS } from '../nodes/AbbyyVantage/agent/tools';
+import { ALLOW_AS_TOOL, TOOLS } from '../nodes/AbbyyVantage/agent/tools';
 import { FIXTURE } from '../test/simulator/simulator';
 import { check, finish } from './lib/checks';
 import { ROOT, WORK } from './lib/n8n';
@@ -464,6 +464,23 @@ async function visibleLabels(page: Page): Promise<string[]> {
 	return [...new Set(raw.map((label) => label.replace(/\s*Fixed\s*Expression.*$/, '')))];
 }
 
+/**
+ * The NDV's labels once `ready` holds for them (the panel re-renders after a switch; on a busy
+ * machine that can take a moment), or as they are after `tries` looks 200 ms apart.
+ */
+async function labelsWhen(
+	page: Page,
+	ready: (labels: string[]) => boolean,
+	tries = 20,
+): Promise<string[]> {
+	let labels = await visibleLabels(page);
+	for (let tried = 0; tried < tries && !ready(labels); tried++) {
+		await page.waitForTimeout(200);
+		labels = await visibleLabels(page);
+	}
+	return labels;
+}
+
 /** Labels of the fields the Columns mapper offers to map right now. */
 async function mapperFields(page: Page): Promise<string[]> {
 	const raw = await page
@@ -845,18 +862,12 @@ async function main(): Promise<void> {
 					await selectOption(page, 'resource', screen.resource);
 					await selectOption(page, 'operation', screen.operation);
 					if (screen.then) await screen.then(page);
-					// The panel re-renders after a switch; on a busy machine that can take a moment.
-					let labels = await visibleLabels(page);
-					for (
-						let tries = 0;
-						tries < 20 &&
-						(screen.shown.some((label) => !labels.includes(label)) ||
-							screen.hidden.some((label) => labels.includes(label)));
-						tries++
-					) {
-						await page.waitForTimeout(200);
-						labels = await visibleLabels(page);
-					}
+					const labels = await labelsWhen(
+						page,
+						(shown) =>
+							screen.shown.every((label) => shown.includes(label)) &&
+							!screen.hidden.some((label) => shown.includes(label)),
+					);
 					await page.screenshot({
 						path: join(ARTIFACTS, `${String(index + 1).padStart(2, '0')}-${screen.slug}.png`),
 					});
@@ -1276,11 +1287,7 @@ async function main(): Promise<void> {
 						.filter((name) => !shown.some(byModelLabel(name)))
 						.map((name) => `${name} (defined by the model)`),
 				];
-				let labels = await visibleLabels(page);
-				for (let tries = 0; tries < 25 && incomplete(labels).length; tries++) {
-					await page.waitForTimeout(200);
-					labels = await visibleLabels(page);
-				}
+				let labels = await labelsWhen(page, (shown) => !incomplete(shown).length, 25);
 				await page.screenshot({ path: join(ARTIFACTS, 'tool-in-agent.png') });
 				const missing = incomplete(labels);
 				if (missing.length)
@@ -1299,17 +1306,13 @@ async function main(): Promise<void> {
 						`${byModel} parameters show "Defined automatically by the model" (Search and Limit should)`,
 					);
 				await selectOption(page, 'operation', 'Delete');
-				labels = await visibleLabels(page);
-				for (let tries = 0; tries < 25 && !labels.includes('Allow When Used as a Tool'); tries++) {
-					await page.waitForTimeout(200);
-					labels = await visibleLabels(page);
-				}
+				labels = await labelsWhen(page, (shown) => shown.includes('Allow When Used as a Tool'), 25);
 				await page.screenshot({ path: join(ARTIFACTS, 'tool-delete-guard.png') });
 				if (!labels.includes('Allow When Used as a Tool'))
 					throw new Error(`Delete as a tool shows: [${labels.join(', ')}]`);
 				const allowed = await page
 					.locator(
-						'[data-test-id="parameter-input-allowAsTool"] [role="switch"], [data-test-id="parameter-input-allowAsTool"] input',
+						`[data-test-id="parameter-input-${ALLOW_AS_TOOL}"] [role="switch"], [data-test-id="parameter-input-${ALLOW_AS_TOOL}"] input`,
 					)
 					.first()
 					.evaluate(
