@@ -110,7 +110,15 @@ export async function agentAnswerSection(simUrl: string): Promise<AgentAnswerRes
 			path: 'engine',
 			credentials,
 			tools: [
-				{ name: 'Read', parameters: { resource: 'transaction', operation: 'processDocument' } },
+				{
+					name: 'Read',
+					parameters: {
+						resource: 'transaction',
+						operation: 'processDocument',
+						// The file server is on loopback: File URL refuses it unless listed.
+						allowedInternalHosts: files.allowed,
+					},
+				},
 			],
 			calls: [{ tool: 'Read', args: { fileUrl: link, skillId: WIDE_SKILL } }],
 		});

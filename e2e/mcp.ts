@@ -60,7 +60,12 @@ function mcpWorkflow(): Json {
 				parameters: { path: PATH },
 			},
 			tool(1, 'Find vendor', { resource: 'catalogRecord', operation: 'getMany' }),
-			tool(2, 'Read document', { resource: 'transaction', operation: 'processDocument' }),
+			// The file server is on loopback (its port is not known yet): File URL refuses it unless listed.
+			tool(2, 'Read document', {
+				resource: 'transaction',
+				operation: 'processDocument',
+				allowedInternalHosts: '127.0.0.1',
+			}),
 		],
 		connections: {
 			'Find vendor': { ai_tool: [[{ node: 'MCP Server', type: 'ai_tool', index: 0 }]] },

@@ -123,3 +123,9 @@ export const ANSWER_MAX_RESULTS = 50;
 export const FILE_URL_DEFAULT_MAX_MB = 100;
 /** A link may redirect (storage services do) this often before the node gives up. */
 export const FILE_URL_MAX_REDIRECTS = 5;
+/**
+ * The longest link the node fetches, in characters (a redirect's target too). Presigned links
+ * carrying a session token run to 2–3 KB; 8 KB is what common servers accept in a request line
+ * (nginx's and Apache's default limits), so a longer link is nothing storage hands out.
+ */
+export const FILE_URL_MAX_CHARS = 8192;

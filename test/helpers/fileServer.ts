@@ -4,6 +4,11 @@
  * files with their headers, redirects (relative or absolute, to any scheme), error statuses, a
  * body larger than announced or streamed without a length, a body that stalls. Every request is
  * logged with its path, query and headers, so a test can tell what was (not) fetched.
+ *
+ * Loopback is internal: File URL fetches from it only when Allowed Internal Hosts lists it, and
+ * `allowed` is the entry that lets exactly this server through (127.0.0.1 and its port). Started
+ * on '0.0.0.0' or '::' it is a target stub: it answers on every local address (127.0.0.2, ::1,
+ * ::ffff:127.0.0.1 …), so a test proves that no spelling of a refused address reached it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +30,8 @@ export interface FileRequest {
 	path: string;
 	query: string;
 	headers: IncomingMessage['headers'];
+	/** The local address the request came in on (which spelling reached the server). */
+	from: string;
 }
 
 export class FileServer {
@@ -43,11 +50,43 @@ export class FileServer {
 		return `${this.base}${path}`;
 	}
 
-	async start(): Promise<string> {
+	/** The port it listens on. */
+	port = 0;
+
+	/** The Allowed Internal Hosts entry for exactly this server. */
+	get allowed(): string {
+		return `127.0.0.1:${this.port}`;
+	}
+
+	/** Whether it answers on IPv6 too (started on '::' where the machine has IPv6). */
+	ipv6 = false;
+
+	/**
+	 * Listen on `host` (loopback by default); links are made with 127.0.0.1 either way. '::' falls
+	 * back to '0.0.0.0' on a machine without IPv6 (`ipv6` says which).
+	 */
+	async start(host = '127.0.0.1'): Promise<string> {
 		this.server = createServer((req, res) => this.handle(req, res));
-		await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-		const { port } = this.server.address() as AddressInfo;
-		this.base = `http://127.0.0.1:${port}`;
+		const listen = async (on: string) =>
+			await new Promise<void>((resolve, reject) => {
+				this.server!.once('error', reject);
+				this.server!.listen(0, on, () => {
+					this.server!.off('error', reject);
+					resolve();
+				});
+			});
+		if (host !== '::') {
+			await listen(host);
+		} else {
+			try {
+				await listen('::');
+				this.ipv6 = true;
+			} catch {
+				await listen('0.0.0.0');
+			}
+		}
+		this.port = (this.server.address() as AddressInfo).port;
+		this.base = `http://127.0.0.1:${this.port}`;
 		return this.base;
 	}
 
@@ -58,7 +97,12 @@ export class FileServer {
 
 	private handle(req: IncomingMessage, res: ServerResponse): void {
 		const url = new URL(req.url ?? '/', this.base);
-		this.requests.push({ path: url.pathname, query: url.search, headers: req.headers });
+		this.requests.push({
+			path: url.pathname,
+			query: url.search,
+			headers: req.headers,
+			from: req.socket.localAddress ?? '',
+		});
 		const route = this.routes.get(url.pathname);
 		if (!route) {
 			res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -103,12 +147,12 @@ export class FileServer {
 	}
 }
 
-/** A file server for every test of the calling file, started before each test. */
-export function useFileServer(): { server: FileServer } {
+/** A file server for every test of the calling file, started before each test (on `host`). */
+export function useFileServer(host?: string): { server: FileServer } {
 	const fixture = {} as { server: FileServer };
 	beforeEach(async () => {
 		fixture.server = new FileServer();
-		await fixture.server.start();
+		await fixture.server.start(host);
 	});
 	afterEach(async () => await fixture.server.stop());
 	return fixture;

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError } from 'n8n-workflow';
 
 import { asNodeError, plainMessage } from '../helpers/errors';
+import { linkRefusalOf, type LinkRefusal } from '../helpers/fileUrl';
 import { ANSWER_MAX_CHARS } from '../constants';
 import { buildAnswer, fit, type OutputMode } from './answer';
 import { ALLOW_AS_TOOL, DESTRUCTIVE, TOOLS } from './tools';
@@ -113,6 +114,19 @@ const ADVICE: Record<string, string> = {
 	input: 'Correct the arguments the error names and call the tool again.',
 };
 
+/**
+ * What a model is told after File URL refused a link (helpers/fileUrl.ts). Not "correct the
+ * arguments": another spelling of the same address is the attack, so the model must stop and
+ * hand the decision to a person.
+ */
+const LINK_ADVICE: Record<LinkRefusal, string> = {
+	internal:
+		'Do not call the tool again with this link, another spelling of its address or another internal address. Ask the user for a link to the document on a public server (e.g. a presigned storage link), or ask them to have a person list the host in Allowed Internal Hosts of the ABBYY Vantage node, as a fixed value.',
+	n8n: 'Do not call the tool again with this link or another spelling of its address. Tell the user that n8n’s SSRF protection refused it: an n8n administrator decides which internal hosts n8n may reach.',
+	setting:
+		'Do not retry: this is a setting of the node, not an argument. Tell the user that Allowed Internal Hosts in the ABBYY Vantage node must be corrected.',
+};
+
 /** A failure as the tool's answer: what happened, the node's advice and the next step. */
 export function errorAnswer(error: unknown): IDataObject {
 	const message = withoutItem(plainMessage(error));
@@ -121,13 +135,17 @@ export function errorAnswer(error: unknown): IDataObject {
 		error instanceof NodeApiError && typeof error.httpCode === 'string'
 			? error.httpCode
 			: undefined;
-	const advice = status
-		? (ADVICE[status] ?? (Number(status) >= 500 ? ADVICE.server : ADVICE['400']))
-		: error instanceof NodeApiError
-			? ADVICE.server
-			: ADVICE.input;
+	const refusal = linkRefusalOf(error);
+	const advice = refusal
+		? LINK_ADVICE[refusal]
+		: status
+			? (ADVICE[status] ?? (Number(status) >= 500 ? ADVICE.server : ADVICE['400']))
+			: error instanceof NodeApiError
+				? ADVICE.server
+				: ADVICE.input;
 	const answer: IDataObject = { error: message };
 	if (status) answer.httpStatus = Number(status);
+	if (refusal === 'internal' || refusal === 'n8n') answer.refused = true;
 	answer.whatToDo = [typeof description === 'string' ? withoutItem(description) : '', advice]
 		.filter(Boolean)
 		.join(' ');

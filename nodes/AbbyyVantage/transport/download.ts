@@ -1,12 +1,26 @@
 import type { IBinaryData, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { operationError } from '../helpers/errors';
+import { forItem, operationError } from '../helpers/errors';
+import { allowsAddress, allowsHost, portOf } from '../helpers/allowedHosts';
 import { extensionFor } from '../helpers/binaryInput';
-import { describeUrl, fileNameFromDisposition, fileNameFromPath } from '../helpers/fileUrl';
+import {
+	describeUrl,
+	fileNameFromDisposition,
+	fileNameFromPath,
+	internalHostAdvice,
+	internalHostRefusal,
+	isN8nSsrfRefusal,
+	N8N_SSRF_ADVICE,
+	notFetched,
+	refusedLink,
+	type AllowedInternalHosts,
+} from '../helpers/fileUrl';
+import { parseIp, whyInternalIp } from '../helpers/internalAddress';
 import { streamFromOf } from '../helpers/multipart';
 import { count } from '../helpers/text';
 import { CancelledError } from '../helpers/time';
+import { FILE_URL_MAX_CHARS } from '../constants';
 
 /**
  * A document fetched from its link (Process Document and Add Files with File URL), for an agent
@@ -14,13 +28,20 @@ import { CancelledError } from '../helpers/time';
  * `helpers.httpRequest` (proxy settings, n8n 2.x's SSRF protection when it is on), never with the
  * Vantage credential: the link is someone else's server. The body streams into n8n's binary store
  * (on disk in n8n's filesystem mode) and stops at the size limit; redirects are followed by the
- * node, each checked, at most `maxRedirects`.
+ * node, at most `maxRedirects`.
+ *
+ * Before each request, the link itself and every redirect's target, the host is checked
+ * (`checkTarget`): an internal address or local name the user did not list in Allowed Internal
+ * Hosts is refused, and so is a name that resolves to one, where n8n lets the node resolve names
+ * (n8n 2.x's egress filter). Nothing is sent to a refused host.
  */
 export interface FileUrlLimits {
 	maxBytes: number;
 	maxRedirects: number;
 	/** No bytes for this long ends the download. */
 	timeoutMs: number;
+	/** The internal hosts the user allowed (Allowed Internal Hosts). */
+	allowed: AllowedInternalHosts;
 }
 
 export interface DownloadedFile {
@@ -64,10 +85,17 @@ export async function downloadFile(
 	itemIndex: number,
 ): Promise<DownloadedFile> {
 	const shown = describeUrl(url);
-	const fail = (message: string, description?: string) =>
-		operationError(ctx.getNode(), itemIndex, `File URL ${shown}: ${message}`, { description });
+	const fail = (message: string, description?: string) => {
+		const text = `File URL ${shown}: ${message}`;
+		const error = operationError(ctx.getNode(), itemIndex, text, { description });
+		// NodeOperationError swaps a message that mentions a network code (ENOTFOUND…) for a
+		// generic text without the link or the item; ours already says what happened.
+		error.message = forItem(text, itemIndex);
+		return error;
+	};
 	let current = url;
 	for (let redirects = 0; ; redirects++) {
+		await checkTarget(ctx, url, current === url ? undefined : current, limits.allowed, itemIndex);
 		const options: IHttpRequestOptions = {
 			method: 'GET',
 			url: current.href,
@@ -83,6 +111,9 @@ export async function downloadFile(
 		try {
 			response = (await ctx.helpers.httpRequest(options)) as FullResponse;
 		} catch (error) {
+			if (isN8nSsrfRefusal(error)) {
+				throw n8nRefusal(ctx, url, current === url ? undefined : current, error, itemIndex);
+			}
 			throw fail(
 				`the download failed without an answer (${(error as Error)?.message?.slice(0, 200) ?? 'no reason given'})`,
 				'Check that the link is reachable from n8n, then try again.',
@@ -108,6 +139,11 @@ export async function downloadFile(
 			if (next.protocol !== 'http:' && next.protocol !== 'https:') {
 				throw fail(
 					`redirected to a ${next.protocol.replace(/:$/, '')} link; only http and https are fetched`,
+				);
+			}
+			if (next.href.length > FILE_URL_MAX_CHARS) {
+				throw fail(
+					`redirected to a link longer than ${count(FILE_URL_MAX_CHARS, 'character')} (${next.href.length})`,
 				);
 			}
 			current = next;
@@ -176,6 +212,114 @@ export async function downloadFile(
 		if (size === 0) throw fail('the file is empty');
 		return { binary, size, fileName, mimeType };
 	}
+}
+
+/**
+ * Refuses `target` (the link, or with `hop` a redirect's target) when its host is internal and
+ * not listed: first by what the host is (an address in any spelling, a local name), then, for a
+ * name the user did not list, by what it resolves to. n8n 2.x lends nodes its egress filter
+ * (`helpers.getSecureEgressFilter`, n8n 2.41+): its lookup resolves the name and, when n8n's SSRF
+ * protection is on, checks the name and its addresses against n8n's own lists first; with the
+ * protection off it is a plain lookup. The 'safe' policy applies n8n's lists exactly when the
+ * administrator turned them on; the node's own rules apply to the addresses either way (they are
+ * wider than n8n's default list: shared 100.64/10, multicast, IPv6 carrying IPv4). A lookup that
+ * fails is no refusal: the request then fails on its own. Older lines lend no filter: there a
+ * public name that resolves to an internal address is not caught here (docs/process-documents.md).
+ */
+async function checkTarget(
+	ctx: IExecuteFunctions,
+	link: URL,
+	hop: URL | undefined,
+	allowed: AllowedInternalHosts,
+	itemIndex: number,
+): Promise<void> {
+	const target = hop ?? link;
+	const refuse = (reason: string) =>
+		refusedLink(
+			operationError(ctx.getNode(), itemIndex, notFetched(link, hop, reason), {
+				description: internalHostAdvice(allowed),
+			}),
+			'internal',
+		);
+	const refusal = internalHostRefusal(target, allowed);
+	if (refusal) throw refuse(refusal);
+	if (parseIp(target.hostname) || allowsHost(allowed.hosts, target)) return;
+	const lookup = secureLookup(ctx);
+	if (!lookup) return;
+	let addresses: LookupAddress[];
+	try {
+		addresses = await lookup(target.hostname);
+	} catch (error) {
+		if (isN8nSsrfRefusal(error)) throw n8nRefusal(ctx, link, hop, error, itemIndex);
+		return;
+	}
+	const port = portOf(target);
+	for (const { address } of addresses) {
+		const ip = parseIp(address);
+		const why = ip && whyInternalIp(ip);
+		if (ip && why && !allowsAddress(allowed.hosts, ip, port)) {
+			throw refuse(`resolves to ${address}, ${why}`);
+		}
+	}
+}
+
+function n8nRefusal(
+	ctx: IExecuteFunctions,
+	link: URL,
+	hop: URL | undefined,
+	error: unknown,
+	itemIndex: number,
+): NodeOperationError {
+	const said = String((error as Error)?.message ?? '').slice(0, 200);
+	return refusedLink(
+		operationError(
+			ctx.getNode(),
+			itemIndex,
+			notFetched(link, hop, `was refused by n8n’s SSRF protection (${said})`),
+			{ description: N8N_SSRF_ADVICE },
+		),
+		'n8n',
+	);
+}
+
+interface LookupAddress {
+	address: string;
+	family?: number;
+}
+
+/** The structural part of n8n 2.41+'s NodeEgressFilter the node uses (absent on older lines). */
+interface EgressFilter {
+	createSecureLookup?: () => (
+		hostname: string,
+		options: { all: true },
+		callback: (error: Error | null, addresses?: LookupAddress[] | string) => void,
+	) => void;
+}
+
+/** n8n's lookup for a host name, as a promise; undefined where n8n lends none. */
+function secureLookup(
+	ctx: IExecuteFunctions,
+): ((hostname: string) => Promise<LookupAddress[]>) | undefined {
+	const helpers = ctx.helpers as Partial<{
+		getSecureEgressFilter: (policy?: 'safe' | 'enforced' | 'unsafe') => EgressFilter | undefined;
+	}>;
+	if (typeof helpers.getSecureEgressFilter !== 'function') return undefined;
+	let lookup: ReturnType<NonNullable<EgressFilter['createSecureLookup']>>;
+	try {
+		const filter = helpers.getSecureEgressFilter('safe');
+		if (typeof filter?.createSecureLookup !== 'function') return undefined;
+		lookup = filter.createSecureLookup();
+	} catch {
+		return undefined;
+	}
+	return async (hostname) =>
+		await new Promise<LookupAddress[]>((resolve, reject) => {
+			lookup(hostname, { all: true }, (error, addresses) => {
+				if (error) reject(error);
+				else if (Array.isArray(addresses)) resolve(addresses);
+				else resolve(typeof addresses === 'string' ? [{ address: addresses }] : []);
+			});
+		});
 }
 
 class IdleTimeout extends Error {

@@ -6,7 +6,7 @@ import { AbbyyVantage } from '../../../nodes/AbbyyVantage/AbbyyVantage.node';
 import { runNode } from '../../harness/n8n';
 import { parsedAnswer, runAgent, toolVariant, TOOL_TYPE } from '../../harness/tool';
 import { invoiceText } from '../../helpers/binary';
-import { useFileServer } from '../../helpers/fileServer';
+import { FileServer, useFileServer } from '../../helpers/fileServer';
 import { useSimulator } from '../../helpers/fixture';
 import { nodeParams, rl, type ResourceName } from '../../helpers/params';
 import { VENDOR_COLUMNS, vendorRow, vendorRows } from '../../helpers/vendorCatalog';
@@ -28,23 +28,20 @@ const PATHS = ['engine', 'supply'] as const;
 const flat = (fields: Record<string, string[]>) =>
 	Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v[0]]));
 
-/** The schema keys each operation offers a model, from its $fromAI defaults. */
-const ARGUMENTS: Record<string, string[]> = {
-	'skill.getMany': [],
-	'skill.get': ['skillId'],
-	'transaction.processDocument': ['fileUrl', 'skillId'],
-	'transaction.addFiles': ['fileUrl', 'transactionId'],
-	'transaction.get': ['transactionId'],
-	'transaction.getResults': ['transactionId'],
-	'transaction.waitForTransaction': ['transactionId'],
-	'transaction.getMany': ['limit'],
-	'catalog.getMany': [],
-	'catalog.get': ['catalogId'],
-	'catalogRecord.get': ['catalogId', 'recordId'],
-	'catalogRecord.getMany': ['catalogId', 'limit', 'search'],
-	'report.getQualitySummary': ['processSkillId', 'startDate'],
-	'report.getExportStatus': ['requestId'],
-};
+/**
+ * The schema keys each operation offers a model: the keys its $fromAI defaults name (read here
+ * from the placeholders' text, so n8n's schema is checked against what the tool asks for).
+ */
+const ARGUMENTS: Record<string, string[]> = Object.fromEntries(
+	Object.entries(TOOLS).map(([key, spec]) => [
+		key,
+		[
+			...new Set(
+				[...JSON.stringify(spec.parameters ?? []).matchAll(/\$fromAI\('(\w+)'/g)].map((m) => m[1]),
+			),
+		].sort(),
+	]),
+);
 
 function paramsOf(key: string, fields: IDataObject = {}) {
 	const [resource, operation] = key.split('.');
@@ -53,7 +50,9 @@ function paramsOf(key: string, fields: IDataObject = {}) {
 
 describe('What a model is offered', () => {
 	test('every operation a model uses: its description written for a model, and its arguments as $fromAI placeholders', async () => {
-		expect(Object.keys(ARGUMENTS).sort()).toEqual(Object.keys(TOOLS).sort());
+		// The keys are read from the placeholders' text: pinned for two operations.
+		expect(ARGUMENTS['transaction.processDocument']).toEqual(['fileUrl', 'skillId']);
+		expect(ARGUMENTS['catalogRecord.getMany']).toEqual(['catalogId', 'limit', 'search']);
 		const keys = Object.keys(TOOLS);
 		const run = await runAgent({
 			path: 'supply',
@@ -258,6 +257,13 @@ describe('What a model gets back', () => {
 	});
 });
 
+/** Process Document as a tool, its file server on loopback let through as a fixed value. */
+const readDocument = (fields: IDataObject = {}) =>
+	paramsOf('transaction.processDocument', {
+		allowedInternalHosts: files.server.allowed,
+		...fields,
+	});
+
 describe('A document a model knows by its link', () => {
 	test.each(PATHS)(
 		'%s path: Process Document reads the linked invoice and answers its fields, without the bookkeeping',
@@ -274,7 +280,7 @@ describe('A document a model knows by its link', () => {
 			const run = await runAgent({
 				path,
 				credentials: f.store,
-				tools: [{ name: 'Read document', parameters: paramsOf('transaction.processDocument') }],
+				tools: [{ name: 'Read document', parameters: readDocument() }],
 				calls: [
 					{ tool: 'Read_document', args: { fileUrl: link, skillId: FIXTURE.documentSkillId } },
 				],
@@ -303,7 +309,7 @@ describe('A document a model knows by its link', () => {
 		const run = await runAgent({
 			path: 'engine',
 			credentials: f.store,
-			tools: [{ name: 'Read document', parameters: paramsOf('transaction.processDocument') }],
+			tools: [{ name: 'Read document', parameters: readDocument() }],
 			calls: [{ tool: 'Read_document', args: { fileUrl: link, skillId: FIXTURE.documentSkillId } }],
 		});
 		const [document] = parsedAnswer(run.answers[0]).results as IDataObject[];
@@ -334,6 +340,98 @@ describe('A document a model knows by its link', () => {
 		});
 		expect(f.sim.requests).toHaveLength(0);
 		expect(files.server.requests).toHaveLength(0);
+	});
+});
+
+describe('A link from a model reaches only what the user allows', () => {
+	const REFUSED =
+		'Do not call the tool again with this link, another spelling of its address or another internal address. Ask the user for a link to the document on a public server (e.g. a presigned storage link), or ask them to have a person list the host in Allowed Internal Hosts of the ABBYY Vantage node, as a fixed value.';
+	const ADVICE =
+		'Documents are not fetched from internal addresses: a link to one may be an attempt to make n8n read its own network (server-side request forgery). Use a link to the file on a public server (e.g. a presigned storage link); if the file really is on an internal server, list that host in Allowed Internal Hosts, e.g. files.corp.example.com, 10.20.0.5:8080 or 10.20.0.0/16.';
+
+	test.each(PATHS)(
+		'%s path: a metadata address and a mapped-IPv6 loopback link are refused as answers that tell the model to stop, and nothing reaches the target',
+		async (path) => {
+			const stub = new FileServer();
+			await stub.start('::');
+			try {
+				stub.serve('/a.pdf', { body: invoiceText({ number: 'INV-SECRET' }) });
+				const mapped = `http://[::ffff:127.0.0.1]:${stub.port}/a.pdf`;
+				const run = await runAgent({
+					path,
+					credentials: f.store,
+					tools: [{ name: 'Read document', parameters: readDocument() }],
+					calls: [
+						{
+							tool: 'Read_document',
+							args: {
+								fileUrl: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/',
+								skillId: FIXTURE.documentSkillId,
+							},
+						},
+						{ tool: 'Read_document', args: { fileUrl: mapped, skillId: FIXTURE.documentSkillId } },
+					],
+				});
+				expect(run.answers.map((a) => a.thrown)).toEqual([undefined, undefined]);
+				expect(run.answers.map(parsedAnswer)).toEqual([
+					{
+						error:
+							'File URL http://169.254.169.254/latest/meta-data/iam/security-credentials/ was not fetched: its host is a link-local address, where cloud metadata services answer',
+						refused: true,
+						whatToDo: `${ADVICE} ${REFUSED}`,
+					},
+					{
+						error: `File URL http://[::ffff:7f00:1]:${stub.port}/a.pdf was not fetched: its host is a loopback address (n8n’s own machine), written as IPv4-mapped IPv6 (127.0.0.1)`,
+						refused: true,
+						whatToDo: `${ADVICE} ${REFUSED}`,
+					},
+				]);
+				expect(stub.requests).toEqual([]);
+				expect(f.sim.requests).toEqual([]);
+			} finally {
+				await stub.stop();
+			}
+		},
+	);
+
+	test('Allowed Internal Hosts set by an expression does not count in a tool: the model could fill it', async () => {
+		const link = files.server.serve('/inbox/a.pdf', { body: invoiceText({ number: 'INV-1' }) });
+		const run = await runAgent({
+			path: 'engine',
+			credentials: f.store,
+			tools: [
+				{
+					name: 'Read document',
+					parameters: readDocument({ allowedInternalHosts: `={{ '${files.server.allowed}' }}` }),
+				},
+			],
+			calls: [{ tool: 'Read_document', args: { fileUrl: link, skillId: FIXTURE.documentSkillId } }],
+		});
+		expect(parsedAnswer(run.answers[0])).toEqual({
+			error: `File URL ${link} was not fetched: its host is a loopback address (n8n’s own machine)`,
+			refused: true,
+			whatToDo: `${ADVICE} (Allowed Internal Hosts is set by an expression, which does not count when the node runs as a tool: the model could fill it. A person must write the hosts in the node as a fixed value.) ${REFUSED}`,
+		});
+		expect(files.server.requests).toEqual([]);
+	});
+
+	test('a fixed Allowed Internal Hosts the node cannot read: the model is told it is the user’s setting, not its arguments', async () => {
+		const link = files.server.serve('/inbox/a.pdf', { body: invoiceText({ number: 'INV-1' }) });
+		const run = await runAgent({
+			path: 'engine',
+			credentials: f.store,
+			tools: [
+				{ name: 'Read document', parameters: readDocument({ allowedInternalHosts: 'files/8' }) },
+			],
+			calls: [{ tool: 'Read_document', args: { fileUrl: link, skillId: FIXTURE.documentSkillId } }],
+		});
+		expect(parsedAnswer(run.answers[0])).toEqual({
+			error:
+				'Allowed Internal Hosts: "files/8" is not a CIDR range (e.g. 10.20.0.0/16 or fd00::/8)',
+			whatToDo:
+				'List host names (files.corp.example.com), wildcards (*.corp.example.com), IP addresses (10.20.0.5) or CIDR ranges (10.20.0.0/16), each optionally with :port, separated by commas. Do not retry: this is a setting of the node, not an argument. Tell the user that Allowed Internal Hosts in the ABBYY Vantage node must be corrected.',
+		});
+		expect(files.server.requests).toEqual([]);
 	});
 });
 

@@ -26,7 +26,10 @@ describe('File URL, binaries on disk', () => {
 		const url = files.server.serve('/large.pdf', { body });
 		const result = await runNode({
 			credentials: f.store,
-			parameters: processParams({ inputFiles: 'url', fileUrl: url }, { uploadMethod: 'separate' }),
+			parameters: processParams(
+				{ inputFiles: 'url', fileUrl: url, allowedInternalHosts: files.server.allowed },
+				{ uploadMethod: 'separate' },
+			),
 		});
 		expect(result.error).toBeUndefined();
 		const uploaded = f.sim
@@ -47,7 +50,11 @@ describe('File URL, binaries on disk', () => {
 		const result = await runNode({
 			credentials: f.store,
 			parameters: {
-				...processParams({ inputFiles: 'url', fileUrl: url }),
+				...processParams({
+					inputFiles: 'url',
+					fileUrl: url,
+					allowedInternalHosts: files.server.allowed,
+				}),
 				requestOptions: { timeout: 1 },
 			},
 		});

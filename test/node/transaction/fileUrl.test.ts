@@ -11,7 +11,9 @@ import { addFilesParams, processParams } from '../../helpers/params';
 /**
  * Process Document and Add Files with Input Files → File URL: the document comes from a link (a
  * presigned storage link in real life), fetched through n8n's own HTTP helper from a file server
- * on loopback, and uploaded to the simulator byte for byte.
+ * on loopback, and uploaded to the simulator byte for byte. Loopback is internal: every test lets
+ * exactly its file server through with Allowed Internal Hosts (links refused:
+ * fileUrl.ssrf.test.ts).
  */
 const f = useSimulator((sim) => sim.setDefaultTransactionScript({ processing: { polls: 0 } }));
 const files = useFileServer();
@@ -26,7 +28,12 @@ function launched() {
 }
 
 const byUrl = (fileUrl: string, fields: IDataObject = {}) =>
-	processParams({ inputFiles: 'url', fileUrl, ...fields });
+	processParams({
+		inputFiles: 'url',
+		fileUrl,
+		allowedInternalHosts: files.server.allowed,
+		...fields,
+	});
 
 describe('File URL: a document given by its link', () => {
 	test('Process Document downloads the link and Vantage receives the file byte for byte, named by Content-Disposition', async () => {
@@ -154,7 +161,11 @@ describe('File URL: a document given by its link', () => {
 		const url = files.server.serve('/scan.pdf', { body: INVOICE });
 		const result = await runNode({
 			credentials: f.store,
-			parameters: addFilesParams(transactionId, { inputFiles: 'url', fileUrl: url }),
+			parameters: addFilesParams(transactionId, {
+				inputFiles: 'url',
+				fileUrl: url,
+				allowedInternalHosts: files.server.allowed,
+			}),
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({

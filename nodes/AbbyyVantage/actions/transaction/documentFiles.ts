@@ -4,7 +4,7 @@ import { readFileSelection } from './shared';
 import { readInputFiles, type InputFile } from '../../helpers/binaryInput';
 import { downloadFile } from '../../transport/download';
 import { FILE_URL_MAX_REDIRECTS } from '../../constants';
-import { readFileUrl, readMaxFileBytes, usesFileUrl } from './fileUrl';
+import { readFileLink, readMaxFileBytes, usesFileUrl } from './fileUrl';
 
 /**
  * The files of one input item for Process Document and Add Files: its binary fields, or the
@@ -20,12 +20,12 @@ export async function readDocumentFiles(
 	if (!usesFileUrl(ctx, itemIndex)) {
 		return await readInputFiles(ctx, item, itemIndex, readFileSelection(ctx, itemIndex));
 	}
-	const url = readFileUrl(ctx, itemIndex);
+	const { url, allowed } = readFileLink(ctx, itemIndex);
 	const maxBytes = readMaxFileBytes(ctx, itemIndex);
 	const file = await downloadFile(
 		ctx,
 		url,
-		{ maxBytes, maxRedirects: FILE_URL_MAX_REDIRECTS, timeoutMs },
+		{ maxBytes, maxRedirects: FILE_URL_MAX_REDIRECTS, timeoutMs, allowed },
 		itemIndex,
 	);
 	const { binary } = file;
@@ -51,12 +51,13 @@ export async function readDocumentFiles(
 
 /**
  * Every item's File URL checked before anything is sent (a download is a request too): without
- * Continue On Fail the first link that is not http or https stops the run before any download or
- * upload. With it, each item is refused on its own when its files are read.
+ * Continue On Fail the first link that is not http or https, or that points to an internal host
+ * the user did not list (or an Allowed Internal Hosts entry that cannot be read), stops the run
+ * before any download or upload. With it, each item is refused on its own when its files are read.
  */
 export function checkFileUrls(ctx: IExecuteFunctions, items: INodeExecutionData[]): void {
 	if (ctx.continueOnFail()) return;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		if (usesFileUrl(ctx, itemIndex)) readFileUrl(ctx, itemIndex);
+		if (usesFileUrl(ctx, itemIndex)) readFileLink(ctx, itemIndex);
 	}
 }
