@@ -115,8 +115,10 @@ export class AbbyyVantageOAuth2Api implements ICredentialType {
 			default: `={{ "productId=" + encodeURIComponent(String($self.productId ?? "").trim() || ${JSON.stringify(VANTAGE_PRODUCT_ID)}) }}`,
 		},
 		{
-			// Refreshes send client_id and client_secret in the form, as ABBYY's token requests list
-			// them; n8n always sends the code exchange's with HTTP Basic (RFC 6749 §2.3.1).
+			// client_id and client_secret in the form, as ABBYY's token requests list them: every n8n
+			// line refreshes so, and n8n 2.x exchanges the code so too; n8n 1.x ignores this for a
+			// PKCE code exchange and sends the client as HTTP Basic, which RFC 6749 §2.3.1 says a token
+			// endpoint must accept (docs/credentials.md, "What n8n sends").
 			displayName: 'Authentication',
 			name: 'authentication',
 			type: 'hidden',
@@ -124,6 +126,8 @@ export class AbbyyVantageOAuth2Api implements ICredentialType {
 		},
 	];
 
+	// n8n's editor offers no Test for an OAuth2 credential with the code or PKCE grant (it shows
+	// Connect instead): users check the connection with a Catalog → Get Many step.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: TEST_BASE_URL_EXPRESSION,

@@ -19,6 +19,7 @@ import { chromium, type Page } from 'playwright-core';
 import { ALLOW_AS_TOOL, TOOLS } from '../nodes/AbbyyVantage/agent/tools';
 import { FIXTURE } from '../test/simulator/simulator';
 import { check, finish } from './lib/checks';
+import { editorScreens } from './lib/editorScreens';
 import { ROOT, WORK } from './lib/n8n';
 import { signIn } from './lib/server';
 import { setUp } from './lib/setup';
@@ -38,340 +39,7 @@ const ARTIFACTS = join(WORK, 'test-artifacts', 'editor');
  */
 const README_IMAGES = process.argv.includes('--screenshots') ? join(ROOT, 'docs', 'images') : '';
 
-interface Screen {
-	resource: string;
-	operation: string;
-	/** Field labels that must be visible. */
-	shown: string[];
-	/** Field labels that must not be visible. */
-	hidden: string[];
-	/** Extra setup before the assertions (e.g. switch a dependent option). */
-	then?: (page: Page) => Promise<void>;
-	slug: string;
-}
-
-const COMMON_HIDDEN = [
-	'Start Date',
-	'Request ID',
-	'Transaction ID',
-	'Catalog',
-	'Record IDs Source',
-	'Wait For Completion',
-	'Skill',
-	'Document ID',
-	'File ID',
-	'Input Files',
-	'Input Binary Fields',
-	'Transactions',
-	'Return All',
-	'Record ID',
-	'Delete All Records',
-	'Output',
-	'Dry Run',
-];
-
-function hiddenExcept(...shown: string[]): string[] {
-	return COMMON_HIDDEN.filter((label) => !shown.includes(label));
-}
-
-const screens: Screen[] = [
-	{
-		slug: 'report-create-export',
-		resource: 'Report',
-		operation: 'Create Export',
-		shown: ['Start Date', 'Additional Fields', 'Options', 'Request Options'],
-		hidden: hiddenExcept('Start Date'),
-	},
-	{
-		slug: 'report-get-export-status',
-		resource: 'Report',
-		operation: 'Get Export Status',
-		shown: ['Request ID', 'Options'],
-		hidden: hiddenExcept('Request ID'),
-	},
-	{
-		slug: 'report-wait-for-export',
-		resource: 'Report',
-		operation: 'Wait For Export',
-		shown: ['Request ID', 'Options'],
-		hidden: hiddenExcept('Request ID'),
-	},
-	{
-		slug: 'report-download-all',
-		resource: 'Report',
-		operation: 'Download Export Files',
-		shown: ['Request ID', 'Files', 'Put Output File in Field', 'Options'],
-		hidden: [...hiddenExcept('Request ID'), 'File Index'],
-	},
-	{
-		slug: 'report-download-one',
-		resource: 'Report',
-		operation: 'Download Export Files',
-		shown: ['Request ID', 'Files', 'File Index', 'Put Output File in Field'],
-		hidden: hiddenExcept('Request ID'),
-		then: async (page) => await selectOption(page, 'files', 'One File'),
-	},
-	{
-		slug: 'report-get-document-changes',
-		resource: 'Report',
-		operation: 'Get Document Changes',
-		shown: ['Start Date', 'Output', 'Return All', 'Limit', 'Filters', 'Options'],
-		hidden: [
-			...hiddenExcept('Start Date', 'Output', 'Return All'),
-			'Process Skill',
-			'Put Output File in Field',
-		],
-	},
-	{
-		slug: 'report-get-document-changes-csv',
-		resource: 'Report',
-		operation: 'Get Document Changes',
-		shown: ['Start Date', 'Output', 'Put Output File in Field', 'Filters'],
-		hidden: [...hiddenExcept('Start Date', 'Output'), 'Limit', 'Process Skill'],
-		then: async (page) => await selectOption(page, 'output', 'CSV File'),
-	},
-	{
-		slug: 'report-get-field-changes',
-		resource: 'Report',
-		operation: 'Get Field Changes',
-		shown: ['Process Skill', 'Start Date', 'Output', 'Return All', 'Filters', 'Options'],
-		hidden: [...hiddenExcept('Start Date', 'Output', 'Return All'), 'Put Output File in Field'],
-		then: async (page) => await selectOption(page, 'output', 'One Item per Row'),
-	},
-	{
-		slug: 'report-get-quality-summary',
-		resource: 'Report',
-		operation: 'Get Quality Summary',
-		shown: ['Process Skill', 'Start Date', 'Summarize', 'Filters', 'Options'],
-		hidden: [...hiddenExcept('Start Date'), 'Limit', 'Put Output File in Field'],
-	},
-	{
-		slug: 'tenant-create-invite',
-		resource: 'Tenant',
-		operation: 'Create Invite',
-		shown: ['Email', 'Tenant Name', 'Additional Fields'],
-		hidden: [...hiddenExcept(), 'Process Skill', 'Limit'],
-	},
-	{
-		slug: 'skill-get-many',
-		resource: 'Skill',
-		operation: 'Get Many',
-		shown: ['Return All', 'Limit'],
-		hidden: hiddenExcept('Return All'),
-	},
-	{
-		slug: 'skill-get',
-		resource: 'Skill',
-		operation: 'Get',
-		shown: ['Skill', 'Options'],
-		hidden: [...hiddenExcept('Skill'), 'Limit'],
-	},
-	{
-		slug: 'transaction-process-document',
-		resource: 'Transaction',
-		operation: 'Process Document',
-		shown: ['Skill', 'Input Files', 'Input Binary Fields', 'Transactions', 'Options'],
-		hidden: hiddenExcept('Skill', 'Input Files', 'Input Binary Fields', 'Transactions'),
-	},
-	{
-		slug: 'transaction-process-document-all-files',
-		resource: 'Transaction',
-		operation: 'Process Document',
-		shown: ['Skill', 'Input Files', 'Transactions', 'Options'],
-		hidden: hiddenExcept('Skill', 'Input Files', 'Transactions'),
-		then: async (page) => await selectOption(page, 'inputFiles', 'All Binary Fields'),
-	},
-	{
-		slug: 'transaction-create',
-		resource: 'Transaction',
-		operation: 'Create',
-		shown: ['Skill', 'Options'],
-		hidden: hiddenExcept('Skill'),
-	},
-	{
-		slug: 'transaction-add-files',
-		resource: 'Transaction',
-		operation: 'Add Files',
-		shown: ['Transaction ID', 'Input Files', 'Input Binary Fields', 'Options'],
-		hidden: hiddenExcept('Transaction ID', 'Input Files', 'Input Binary Fields'),
-	},
-	{
-		slug: 'transaction-start',
-		resource: 'Transaction',
-		operation: 'Start',
-		shown: ['Transaction ID', 'Options'],
-		hidden: hiddenExcept('Transaction ID'),
-	},
-	{
-		slug: 'transaction-get',
-		resource: 'Transaction',
-		operation: 'Get',
-		shown: ['Transaction ID', 'Options'],
-		hidden: hiddenExcept('Transaction ID'),
-	},
-	{
-		slug: 'transaction-wait-for-transaction',
-		resource: 'Transaction',
-		operation: 'Wait For Transaction',
-		shown: ['Transaction ID', 'Options'],
-		hidden: hiddenExcept('Transaction ID'),
-	},
-	{
-		slug: 'transaction-get-results',
-		resource: 'Transaction',
-		operation: 'Get Results',
-		shown: ['Transaction ID', 'Options'],
-		hidden: hiddenExcept('Transaction ID'),
-	},
-	{
-		slug: 'transaction-download-file',
-		resource: 'Transaction',
-		operation: 'Download File',
-		shown: ['Transaction ID', 'File ID', 'Put Output File in Field', 'Options'],
-		hidden: hiddenExcept('Transaction ID', 'File ID'),
-	},
-	{
-		slug: 'transaction-get-many',
-		resource: 'Transaction',
-		operation: 'Get Many',
-		shown: ['Transactions', 'Return All', 'Limit', 'Filters'],
-		hidden: hiddenExcept('Transactions', 'Return All'),
-	},
-	{
-		slug: 'transaction-delete',
-		resource: 'Transaction',
-		operation: 'Delete',
-		shown: ['Transaction ID', 'Options'],
-		hidden: hiddenExcept('Transaction ID'),
-	},
-	{
-		slug: 'transaction-get-registration-parameters',
-		resource: 'Transaction',
-		operation: 'Get Registration Parameters',
-		shown: ['Transaction ID', 'Options'],
-		hidden: hiddenExcept('Transaction ID'),
-	},
-	{
-		slug: 'transaction-get-skill-parameters',
-		resource: 'Transaction',
-		operation: 'Get Skill Parameters',
-		shown: ['Transaction ID', 'Options'],
-		hidden: hiddenExcept('Transaction ID'),
-	},
-	{
-		slug: 'transaction-generate-mobile-input-link',
-		resource: 'Transaction',
-		operation: 'Generate Mobile Input Link',
-		shown: ['Transaction ID', 'Options'],
-		hidden: hiddenExcept('Transaction ID'),
-	},
-	{
-		slug: 'transaction-document-add',
-		resource: 'Transaction Document',
-		operation: 'Add',
-		shown: ['Transaction ID', 'Additional Fields', 'Options'],
-		hidden: hiddenExcept('Transaction ID'),
-	},
-	{
-		slug: 'transaction-document-get',
-		resource: 'Transaction Document',
-		operation: 'Get',
-		shown: ['Transaction ID', 'Document ID', 'Options'],
-		hidden: [...hiddenExcept('Transaction ID', 'Document ID'), 'Additional Fields'],
-	},
-	{
-		slug: 'transaction-document-get-many',
-		resource: 'Transaction Document',
-		operation: 'Get Many',
-		shown: ['Transaction ID', 'Return All', 'Limit', 'Options'],
-		hidden: hiddenExcept('Transaction ID', 'Return All'),
-	},
-	{
-		slug: 'transaction-document-delete',
-		resource: 'Transaction Document',
-		operation: 'Delete',
-		shown: ['Transaction ID', 'Document ID', 'Options'],
-		hidden: [...hiddenExcept('Transaction ID', 'Document ID'), 'Additional Fields'],
-	},
-	{
-		slug: 'transaction-document-download-source-file',
-		resource: 'Transaction Document',
-		operation: 'Download Source File',
-		shown: ['Transaction ID', 'Document ID', 'File ID', 'Put Output File in Field', 'Options'],
-		hidden: hiddenExcept('Transaction ID', 'Document ID', 'File ID'),
-	},
-	{
-		slug: 'catalog-record-add',
-		resource: 'Catalog Record',
-		operation: 'Add',
-		shown: ['Catalog', 'Mode', 'Options'],
-		hidden: hiddenExcept('Catalog'),
-	},
-	{
-		slug: 'catalog-record-get',
-		resource: 'Catalog Record',
-		operation: 'Get',
-		shown: ['Catalog', 'Record ID', 'Options'],
-		hidden: hiddenExcept('Catalog', 'Record ID'),
-	},
-	{
-		slug: 'catalog-record-get-many',
-		resource: 'Catalog Record',
-		operation: 'Get Many',
-		shown: ['Catalog', 'Return All', 'Limit'],
-		hidden: hiddenExcept('Catalog', 'Return All'),
-	},
-	{
-		slug: 'catalog-record-sync',
-		resource: 'Catalog Record',
-		operation: 'Sync',
-		shown: ['Catalog', 'Dry Run', 'Options'],
-		hidden: hiddenExcept('Catalog', 'Dry Run'),
-	},
-	{
-		slug: 'catalog-record-delete-list',
-		resource: 'Catalog Record',
-		operation: 'Delete',
-		shown: ['Catalog', 'Record IDs Source', 'Record IDs', 'Mode', 'Options'],
-		hidden: [...hiddenExcept('Catalog', 'Record IDs Source'), 'Input Field'],
-	},
-	{
-		slug: 'catalog-record-delete-field',
-		resource: 'Catalog Record',
-		operation: 'Delete',
-		shown: ['Catalog', 'Record IDs Source', 'Input Field', 'Mode'],
-		hidden: [...hiddenExcept('Catalog', 'Record IDs Source'), 'Record IDs'],
-		then: async (page) => await selectOption(page, 'recordIdsSource', 'From Input Field'),
-	},
-	{
-		slug: 'catalog-get-many',
-		resource: 'Catalog',
-		operation: 'Get Many',
-		shown: ['Return All', 'Limit'],
-		hidden: hiddenExcept('Return All'),
-	},
-	{
-		slug: 'catalog-get',
-		resource: 'Catalog',
-		operation: 'Get',
-		shown: ['Catalog', 'Options'],
-		hidden: [...hiddenExcept('Catalog'), 'Limit'],
-	},
-	{
-		slug: 'catalog-clear',
-		resource: 'Catalog',
-		operation: 'Clear',
-		shown: ['Catalog', 'Delete All Records'],
-		hidden: [...hiddenExcept('Catalog', 'Delete All Records'), 'Options'],
-	},
-	{
-		slug: 'catalog-reindex',
-		resource: 'Catalog',
-		operation: 'Reindex',
-		shown: ['Catalog', 'Wait For Completion', 'Options'],
-		hidden: hiddenExcept('Catalog', 'Wait For Completion'),
-	},
-];
+const screens = editorScreens();
 
 /**
  * Create an ABBYY Vantage OAuth2 API credential in the editor (Credentials → Create credential),
@@ -857,11 +525,13 @@ async function main(): Promise<void> {
 
 		for (const [index, screen] of screens.entries()) {
 			await check(
-				`${screen.resource} → ${screen.operation}${screen.then ? ` (${screen.slug})` : ''}`,
+				`${screen.resource} → ${screen.operation}${screen.choose ? ` (${screen.slug})` : ''}`,
 				async () => {
 					await selectOption(page, 'resource', screen.resource);
 					await selectOption(page, 'operation', screen.operation);
-					if (screen.then) await screen.then(page);
+					if (screen.choose) {
+						await selectOption(page, screen.choose.parameter, screen.choose.option);
+					}
 					const labels = await labelsWhen(
 						page,
 						(shown) =>
@@ -1339,6 +1009,23 @@ async function main(): Promise<void> {
 					.find((r) => (r.body as Record<string, string>).grant_type === 'authorization_code');
 				if (exchange?.status !== 200)
 					throw new Error(`the code exchange answered ${exchange?.status ?? 'nothing'}`);
+				// n8n 2.41 sends the client in the code exchange's form (docs/credentials.md, "What n8n sends").
+				const form = exchange.body as Record<string, string>;
+				if (
+					form.client_id !== FIXTURE.clientId ||
+					form.client_secret !== '***' ||
+					exchange.headers.authorization !== undefined
+				)
+					throw new Error(
+						`the code exchange sent the client ${JSON.stringify({ ...form, authorization: exchange.headers.authorization })}`,
+					);
+				// n8n offers no Test for an OAuth2 credential: saving and connecting it asked for no
+				// catalogs (docs/credentials.md, step 6).
+				const tested = sim.requestsTo('GetCatalogs');
+				if (tested.length)
+					throw new Error(
+						`n8n tested the OAuth2 credential: ${tested.length} catalog list requests`,
+					);
 			},
 		);
 	} finally {

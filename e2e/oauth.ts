@@ -2,17 +2,19 @@
  * End-to-end suite, never shipped: a real n8n, the packed package, the simulator. */
 /**
  * The ABBYY Vantage OAuth2 API credential (authorization code with PKCE) inside a real n8n, on
- * every release line the suite runs on (n8n 2.41 and the last 1.x): the credential as n8n stores
- * it after Connect my account (`oauthTokenData`, from a real sign-in of an SSO user on the
- * simulator's sign-in page) imported with `n8n import:credentials`; the three grants side by side
- * in one workflow; a document processed and catalogs listed as the signed-in user; an access token
- * expiring with requests in flight (one refresh, the rotated tokens stored in the credential,
- * the next run using them without a refresh); a refused refresh saying to reconnect.
+ * every release line the suite runs on: Connect my account as n8n does it (n8n started as a
+ * server: its authorize URL, an SSO user signing in on the simulator's sign-in page, n8n's own
+ * callback exchanging the code, the client sent as each n8n line sends it); then, with
+ * `n8n execute`, the three grants side by side in one workflow; a document processed and catalogs
+ * listed as the signed-in user; an access token expiring with requests in flight (one refresh,
+ * the client in the form, the rotated tokens stored in the credential, the next run using them
+ * without a refresh); a refused refresh saying to reconnect.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { connect, type TokenSet } from '../test/helpers/oauth';
+import { raw } from '../test/helpers/http';
+import { redirectedTo, signInRequestId, submitSignIn, type TokenSet } from '../test/helpers/oauth';
 import {
 	FIXTURE,
 	fixtureCredentialData,
@@ -20,7 +22,8 @@ import {
 	type LoggedRequest,
 } from '../test/simulator/simulator';
 import { assert, check, equal } from './lib/checks';
-import { hostVersions, n8n, parseRun, RUN_DIR, runOutput, writeJson } from './lib/n8n';
+import { hostVersions, LINE, n8n, parseRun, RUN_DIR, runOutput, writeJson } from './lib/n8n';
+import { signIn, startServer, stopServer } from './lib/server';
 import { CREDENTIAL, runAlone, type Setup } from './lib/setup';
 
 type Json = Record<string, unknown>;
@@ -162,6 +165,75 @@ const refreshesIn = (log: LoggedRequest[]) =>
 			r.route === 'Token' && (r.body as Record<string, string>)?.grant_type === 'refresh_token',
 	);
 
+/**
+ * How each n8n line sends the client on the token endpoint (n8n's source: the OAuth2 callback,
+ * packages/cli/src/controllers/oauth/oauth2-credential.controller.ts, and @n8n/client-oauth2):
+ * n8n 2.x puts client_id and client_secret in the code exchange's form when the credential's
+ * `authentication` is `body` (this one's); n8n 1.x, for a PKCE credential, adds only the
+ * code_verifier and sends the client as HTTP Basic. Every line refreshes with the client in the
+ * form (`authentication: body`).
+ */
+const EXCHANGE_IN_FORM = LINE.id === '2';
+
+/** The client fields of a token request: in the form, or as an Authorization header. */
+function clientAuth(request: LoggedRequest | undefined) {
+	const body = (request?.body ?? {}) as Record<string, string>;
+	return {
+		client_id: body.client_id,
+		client_secret: body.client_secret,
+		authorization: request?.headers.authorization,
+	};
+}
+
+const IN_FORM = { client_id: FIXTURE.clientId, client_secret: '***', authorization: undefined };
+const AS_BASIC = { client_id: undefined, client_secret: undefined, authorization: 'Basic ***' };
+
+/**
+ * Connect my account, as the editor does it, over HTTP: n8n started as a server, its owner signed
+ * in, n8n's authorize URL for the credential (with the cookie n8n 2.x binds the flow to), the SSO
+ * user signing in on the simulator's sign-in page, and the browser landing on n8n's callback,
+ * which exchanges the code itself and stores the tokens in the credential.
+ */
+async function connectInN8n(setup: Setup): Promise<{ page: string; exchange?: LoggedRequest }> {
+	const { instance, sim } = setup;
+	const url = `http://127.0.0.1:${instance.env.N8N_PORT}`;
+	sim.allowRedirectUri(`${url}/rest/oauth2-credential/callback`);
+	// With n8n 3.0's default for unverified community packages (off): it gates n8n's installers,
+	// not a package installed by hand in ~/.n8n/nodes, as this one is (docs/compatibility.md).
+	const server = await startServer(instance, {
+		N8N_EDITOR_BASE_URL: url,
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'false',
+	});
+	try {
+		const auth = await signIn(server.url);
+		const started = await fetch(
+			`${server.url}/rest/oauth2-credential/auth?id=${OAUTH2_CREDENTIAL.id}`,
+			{ headers: { cookie: `n8n-auth=${auth}` } },
+		);
+		const text = await started.text();
+		assert(started.ok, `GET /rest/oauth2-credential/auth: ${started.status} ${text.slice(0, 300)}`);
+		const authorizeUrl = (JSON.parse(text) as { data: string }).data;
+		// n8n 2.x binds the flow to the browser with a cookie; 1.x sets none.
+		const cookies = [
+			`n8n-auth=${auth}`,
+			...started.headers.getSetCookie().map((cookie) => cookie.split(';')[0]),
+		].join('; ');
+		const signInPage = await raw(authorizeUrl);
+		const back = redirectedTo(
+			await submitSignIn(sim.url, signInRequestId(signInPage), { username: FIXTURE.ssoUsername }),
+		);
+		sim.clearLog();
+		const callback = await fetch(back.toString(), { headers: { cookie: cookies } });
+		const page = await callback.text();
+		const exchange = sim
+			.requestsTo('Token')
+			.find((r) => (r.body as Record<string, string>)?.grant_type === 'authorization_code');
+		return { page: `HTTP ${callback.status}: ${page.slice(0, 600)}`, exchange };
+	} finally {
+		await stopServer(server);
+	}
+}
+
 /** The OAuth2 credential's stored token set, decrypted, as n8n keeps it in its database. */
 async function storedTokens(setup: Setup): Promise<TokenSet> {
 	const file = join(RUN_DIR, 'oauth-credential-export.json');
@@ -191,23 +263,13 @@ export async function oauthSuite(setup: Setup): Promise<void> {
 	const { instance, sim, folders } = setup;
 	console.log(`\nThe OAuth2 credential (authorization code with PKCE) on ${hostVersions().label}`);
 
-	// Connect my account, as n8n's callback completes it: the SSO user signs in on the sign-in page,
-	// n8n's callback URL (whitelisted for the client) gets the code, the code and verifier give the
-	// token set n8n stores as `oauthTokenData`.
-	const callback = `http://localhost:${instance.env.N8N_PORT}/rest/oauth2-credential/callback`;
-	sim.allowRedirectUri(callback);
-	const issuedBefore = sim.createdCounts().tokens;
-	const connected = await connect(sim.url, {
-		username: FIXTURE.ssoUsername,
-		redirectUri: callback,
-	});
-	const oauthSerial = issuedBefore + 1;
+	// The credential as it is saved before Connect my account: no tokens yet.
 	const credentialsFile = join(RUN_DIR, 'oauth-credentials.json');
 	writeJson(credentialsFile, [
 		{
 			...OAUTH2_CREDENTIAL,
 			type: 'abbyyVantageOAuth2Api',
-			data: { ...fixtureOAuth2CredentialData(sim.url), oauthTokenData: connected },
+			data: fixtureOAuth2CredentialData(sim.url),
 		},
 		{
 			...CLIENT_CREDENTIAL,
@@ -226,6 +288,34 @@ export async function oauthSuite(setup: Setup): Promise<void> {
 		throw new Error(
 			`import:workflow failed:\n${importedWorkflows.stdout}${importedWorkflows.stderr}`,
 		);
+
+	const issuedBefore = sim.createdCounts().tokens;
+	const connecting = Date.now();
+	const connection = await connectInN8n(setup);
+	console.log(
+		`[e2e] Connect my account through n8n started as a server: ${Math.round((Date.now() - connecting) / 1000)} s`,
+	);
+	const oauthSerial = issuedBefore + 1;
+	const connected = await storedTokens(setup);
+	await check(
+		`Connect my account (n8n started with N8N_UNVERIFIED_PACKAGES_ENABLED=false): n8n's callback exchanges the code with the verifier, the client ${EXCHANGE_IN_FORM ? 'in the form' : 'as HTTP Basic'}, and stores the tokens`,
+		() => {
+			const { exchange } = connection;
+			assert(exchange, `no code exchange reached the token endpoint (${connection.page})`);
+			equal(exchange.status, 200, `code exchange status (${connection.page})`);
+			const body = exchange.body as Record<string, string>;
+			equal(
+				[body.code, body.code_verifier, body.redirect_uri],
+				['***', '***', `http://127.0.0.1:${instance.env.N8N_PORT}/rest/oauth2-credential/callback`],
+				'code, code_verifier and redirect_uri',
+			);
+			equal(clientAuth(exchange), EXCHANGE_IN_FORM ? IN_FORM : AS_BASIC, 'the client');
+			assert(
+				typeof connected?.access_token === 'string' && typeof connected.refresh_token === 'string',
+				'no tokens stored in the credential',
+			);
+		},
+	);
 
 	sim.clearLog();
 	const sideBySide = await execute(setup, 'vaE2eOAuth01');
@@ -312,6 +402,8 @@ export async function oauthSuite(setup: Setup): Promise<void> {
 			assert(refused.length >= 2, `${refused.length} requests refused with 401`);
 			equal(refreshesIn(expiry.log).length, 1, 'refresh requests');
 			equal(refreshesIn(expiry.log)[0].status, 200, 'refresh status');
+			// Every n8n line refreshes with the client in the form (`authentication: body`).
+			equal(clientAuth(refreshesIn(expiry.log)[0]), IN_FORM, 'the client on the refresh');
 			assert(
 				stored.access_token !== connected.access_token,
 				'the stored access token is the old one',

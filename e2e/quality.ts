@@ -79,11 +79,12 @@ export async function qualitySuite(setup: Setup): Promise<void> {
 		equal(documentsQuery.processSkillId, 'process-skill', 'processSkillId');
 	});
 	const items = runOutput<Item>(digest.run, 'Quality summary');
+	let fieldsCsv = '';
 	await check(
 		'the digest’s numbers are those the test oracle counts in the reports Vantage serves',
 		async () => {
 			const documentsCsv = await served(setup, 'documents', documentsQuery ?? {});
-			const fieldsCsv = await served(setup, 'fields', documentsQuery ?? {});
+			fieldsCsv = await served(setup, 'fields', documentsQuery ?? {});
 			const documents = csv(documentsCsv);
 			// The seeded week at least (earlier e2e workflows processed more with the same skill).
 			assert(
@@ -128,6 +129,46 @@ export async function qualitySuite(setup: Setup): Promise<void> {
 				const key = `${json.documentType}/${json.field}`;
 				equal(figures(json), figures(expected.fields[key]), key);
 			}
+		},
+	);
+	await check(
+		'field accuracy counts every instance: false positives as errors, fields rightly left empty as correct',
+		() => {
+			const rows = csv(fieldsCsv);
+			const flag = (row: Json, column: string) => (row[column] === '1' ? 1 : 0);
+			const errors = (row: Json) =>
+				flag(row, 'RecognitionIssue') + flag(row, 'DetectedIncorrectly') + flag(row, 'NotDetected');
+			const absent = rows.filter((r) => r.IsInDocument === '0');
+			// The seeded week has both (test/simulator/qualitykit.ts, CORRECTED_TEXT).
+			assert(
+				absent.some((r) => errors(r) > 0),
+				'no false positive (IsInDocument 0 with an error flag) in the fields report',
+			);
+			assert(
+				absent.some((r) => flag(r, 'Correct') === 1),
+				'no field rightly left empty (IsInDocument 0, Correct) in the fields report',
+			);
+			// ABBYY's Correct ÷ (Correct + Recognition Issue + Located Incorrectly + Not Detected),
+			// counted here over all of a field's rows, IsInDocument not read.
+			const fieldItems = items.filter((i) => i.json.level === 'field');
+			assert(fieldItems.length > 0, 'no field items');
+			for (const { json } of fieldItems) {
+				const own = rows.filter(
+					(r) => r.DocumentSkillName === json.documentType && r.FieldName === json.field,
+				);
+				const correct = own.reduce((sum, r) => sum + flag(r, 'Correct'), 0);
+				const judged = correct + own.reduce((sum, r) => sum + errors(r), 0);
+				const expected = judged ? Math.round((correct / judged) * 10000) / 100 : null;
+				equal(json.accuracyPercent, expected, `${json.documentType}/${json.field} accuracyPercent`);
+			}
+			const vatId = fieldItems.find((i) => i.json.field === 'Vendor/VatId')?.json;
+			// Each corrected document of the week has one: its accuracy is below 100 %.
+			assert(
+				vatId &&
+					Number(vatId.locatedWrongly) >= 2 * QUALITY_WEEK.corrected &&
+					Number(vatId.accuracyPercent) < 100,
+				`Vendor/VatId: false positives counted (${JSON.stringify(vatId)})`,
+			);
 		},
 	);
 	await check(

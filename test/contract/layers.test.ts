@@ -23,13 +23,13 @@ const NEVER: Array<[string, string[], string]> = [
 	[`${NODE}params/`, [`${NODE}actions/`], 'a parameter serves operations and events alike'],
 	[
 		`${NODE}vantage/`,
-		[`${NODE}actions/`, `${NODE}params/`],
+		[`${NODE}actions/`, `${NODE}params/`, `${NODE}methods/`],
 		'what Vantage is and does needs no parameter: readers pass it what they read',
 	],
 	[
 		`${NODE}methods/`,
-		[`${NODE}actions/`, `${NODE}params/`, `${NODE}vantage/`],
-		'the pickers ask the transport directly',
+		[`${NODE}actions/`, `${NODE}params/`],
+		'the pickers list what the operations list, through the same calls of vantage/',
 	],
 	[
 		`${NODE}transport/`,

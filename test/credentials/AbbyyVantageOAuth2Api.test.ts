@@ -74,6 +74,29 @@ function clientOptions(credential: ICredentialDataDecryptedObject): Record<strin
 	};
 }
 
+/**
+ * The options n8n's OAuth2 callback (OAuth2CredentialController.handleCallback, n8n's
+ * packages/cli/src/controllers/oauth/oauth2-credential.controller.ts) gives the code exchange of a
+ * `pkce` credential. n8n 2.41: the verifier, and with `authentication: body` client_id and
+ * client_secret in the form, the secret taken out of the client so that it sends no HTTP Basic.
+ * n8n 1.123 and 1.85: the verifier only (their `body` branch is an `else` of the PKCE one), so the
+ * client goes as HTTP Basic whatever `authentication` says.
+ */
+function codeExchange(
+	line: '2.41' | '1.x',
+	credential: ICredentialDataDecryptedObject,
+	verifier: string,
+): { client: Record<string, unknown>; options: Record<string, unknown> } {
+	const client = clientOptions(credential);
+	const body: Record<string, unknown> = { code_verifier: verifier };
+	if (line === '2.41' && credential.authentication === 'body') {
+		body.client_id = client.clientId;
+		if (client.clientSecret) body.client_secret = client.clientSecret;
+		delete client.clientSecret;
+	}
+	return { client, options: { body } };
+}
+
 /** n8n's generateAOauth2AuthUri for a `pkce` credential: the authorize URL and the verifier. */
 function authorizeUrl(credential: ICredentialDataDecryptedObject, state: string) {
 	const pkce = pkcePair();
@@ -89,7 +112,7 @@ function authorizeUrl(credential: ICredentialDataDecryptedObject, state: string)
 }
 
 describe('the credential', () => {
-	test('extends n8n’s oAuth2Api with the PKCE grant, and its Test lists catalogs', () => {
+	test('extends n8n’s oAuth2Api with the PKCE grant; its test request lists catalogs', () => {
 		expect(credentialType.name).toBe('abbyyVantageOAuth2Api');
 		expect(credentialType.extends).toEqual(['oAuth2Api']);
 		expect(credentialType.properties.find((p) => p.name === 'grantType')).toMatchObject({
@@ -185,39 +208,52 @@ describe('ABBYY’s requests, field by field, as n8n sends them', () => {
 		expect(back.searchParams.get('code')).toBeTruthy();
 	});
 
-	test('the token request for the code: ABBYY’s fields, the client by HTTP Basic', async () => {
-		const credential = resolved();
-		const { url, pkce } = authorizeUrl(credential, 'n8n-state-token');
-		const page = await raw(url.toString());
-		const back = redirectedTo(await submitSignIn(sim.url, signInRequestId(page)));
-		sim.clearLog();
-		// n8n's OAuth2 callback for a `pkce` credential.
-		const token = await new ClientOAuth2(clientOptions(credential)).code.getToken(
-			`${CALLBACK}?${back.searchParams.toString()}`,
-			{ body: { code_verifier: pkce.verifier } },
-		);
-		expect(token.data).toMatchObject({
-			token_type: 'Bearer',
-			scope: FIXTURE.oauthScope,
-			access_token: expect.any(String),
-			refresh_token: expect.any(String),
-			expires_in: 2592000,
-		});
-		const [request] = sim.requests;
-		expect(request).toMatchObject({ route: 'Token', path: '/auth2/connect/token', status: 200 });
-		expect(request.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
-		// ABBYY's table: code_verifier, client_id, client_secret, code, redirect_uri, grant_type and
-		// scope. n8n sends client_id and client_secret as HTTP Basic (RFC 6749 §2.3.1, which servers
-		// must accept) and no scope (the granted scope comes from the authorize request, RFC 6749
-		// §4.1.3: so offline_access is in the credential's Scope).
-		expect(request.body).toEqual({
-			code: '***',
-			grant_type: 'authorization_code',
-			redirect_uri: CALLBACK,
-			code_verifier: '***',
-		});
-		expect(request.headers.authorization).toBe('Basic ***');
-	});
+	test.each([
+		[
+			'2.41',
+			'in the form',
+			{ client_id: FIXTURE.clientId, client_secret: '***' },
+			undefined,
+		] as const,
+		['1.x', 'as HTTP Basic', {}, 'Basic ***'] as const,
+	])(
+		'the token request for the code on n8n %s: ABBYY’s fields, the client %s',
+		async (line, _how, client, authorization) => {
+			const credential = resolved();
+			const { url, pkce } = authorizeUrl(credential, 'n8n-state-token');
+			const page = await raw(url.toString());
+			const back = redirectedTo(await submitSignIn(sim.url, signInRequestId(page)));
+			sim.clearLog();
+			const exchange = codeExchange(line, credential, pkce.verifier);
+			const token = await new ClientOAuth2(exchange.client).code.getToken(
+				`${CALLBACK}?${back.searchParams.toString()}`,
+				exchange.options,
+			);
+			expect(token.data).toMatchObject({
+				token_type: 'Bearer',
+				scope: FIXTURE.oauthScope,
+				access_token: expect.any(String),
+				refresh_token: expect.any(String),
+				expires_in: 2592000,
+			});
+			const [request] = sim.requests;
+			expect(request).toMatchObject({ route: 'Token', path: '/auth2/connect/token', status: 200 });
+			expect(request.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
+			// ABBYY's table: code_verifier, client_id, client_secret, code, redirect_uri, grant_type and
+			// scope. n8n 2.41 sends the client in the form (the credential's `authentication: body`),
+			// n8n 1.x as HTTP Basic (RFC 6749 §2.3.1, which servers must accept); neither sends the
+			// scope (the granted scope comes from the authorize request, RFC 6749 §4.1.3: so
+			// offline_access is in the credential's Scope). e2e/oauth.ts checks the same in each n8n.
+			expect(request.body).toEqual({
+				code: '***',
+				grant_type: 'authorization_code',
+				redirect_uri: CALLBACK,
+				code_verifier: '***',
+				...client,
+			});
+			expect(request.headers.authorization).toBe(authorization);
+		},
+	);
 
 	test('the refresh request: the refresh token with client_id and client_secret in the form', async () => {
 		const credential = resolved();

@@ -89,7 +89,7 @@ export function redirectedTo(res: RawResponse): URL {
 	return new URL(location);
 }
 
-/** HTTP Basic client authentication (RFC 6749 §2.3.1), as n8n's code exchange sends it. */
+/** HTTP Basic client authentication (RFC 6749 §2.3.1), as n8n 1.x's code exchange sends it (n8n 2.x sends the client in the form). */
 export function basicAuth(
 	clientId: string = FIXTURE.clientId,
 	secret: string = FIXTURE.clientSecret,
@@ -126,7 +126,7 @@ export interface TokenSet {
 
 /**
  * Sign `username` in through the whole flow (authorize, sign-in page, code exchange with the
- * verifier, client authenticated with HTTP Basic as n8n does) and return the token response, as
+ * verifier, client authenticated with HTTP Basic as n8n 1.x does; n8n 2.x sends it in the form) and return the token response, as
  * n8n stores it in the credential's `oauthTokenData` after Connect my account.
  */
 export async function connect(

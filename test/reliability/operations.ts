@@ -390,6 +390,18 @@ export function matrixRows(f: SimulatorFixture): MatrixRows {
 				},
 			},
 		],
+		'report.getManyExports': [
+			{
+				name: 'Get Many Exports',
+				route: 'ListExportRequests',
+				creates: false,
+				requests: 1,
+				prepare: async () => {
+					await exportOwnedByUser();
+					return { parameters: nodeParams('report', 'getManyExports', { returnAll: true }) };
+				},
+			},
+		],
 		'report.getQualitySummary': [
 			{
 				name: 'Get Quality Summary × documents',

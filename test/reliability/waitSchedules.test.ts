@@ -11,7 +11,7 @@ import { runNode } from '../harness/n8n';
 import { binaryFile, fileItem, invoiceText } from '../helpers/binary';
 import { expectSchedule, pollPauses, useSimulator } from '../helpers/fixture';
 import { nodeParams, rl } from '../helpers/params';
-import { createExport } from '../node/report/exports';
+import { createExport } from '../node/report/exports/exportkit';
 import { FIXTURE } from '../simulator/simulator';
 
 const f = useSimulator();

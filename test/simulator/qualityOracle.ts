@@ -8,8 +8,10 @@
  * - straight-through: a document without Manual Review (`HasManualReview` 0);
  * - reviewed unchanged: with Manual Review, no field changed and the type kept;
  * - field accuracy as ABBYY defines it: Correct / (Correct + Recognition Issue + Located
- *   Incorrectly + Not Detected), over the field's instances in the document (`IsInDocument` 1),
- *   docs.abbyy.com/vantage/documentation/advanced-designer/document-skills/results.
+ *   Incorrectly + Not Detected), each a count of the field's instances, over all its rows whatever
+ *   `IsInDocument` says (a false positive, IsInDocument 0 with an error flag, is an error; a field
+ *   rightly left empty, IsInDocument 0 and Correct, is correct),
+ *   docs.abbyy.com/vantage/documentation/skill-designer/document/analyzing-extracted-data.
  */
 
 type Row = Record<string, string>;
@@ -114,10 +116,9 @@ function fieldFigures(rows: Row[]): ExpectedField {
 	const n = rows.length;
 	const count = (column: string) => rows.filter((r) => yes(r[column])).length;
 	const inDocument = rows.filter((r) => yes(r.IsInDocument));
-	const inDoc = (column: string) => inDocument.filter((r) => yes(r[column])).length;
-	const correct = inDoc('Correct');
+	const correct = count('Correct');
 	const judged =
-		correct + inDoc('RecognitionIssue') + inDoc('DetectedIncorrectly') + inDoc('NotDetected');
+		correct + count('RecognitionIssue') + count('DetectedIncorrectly') + count('NotDetected');
 	const corrected = rows.filter((r) => !yes(r.Correct)).length;
 	return {
 		occurrences: n,

@@ -59,7 +59,7 @@ describe('QA reports: derived from the transactions the simulator processed', ()
 			ImageSource: 'Pdf',
 			DocumentSkillChanged: 'false',
 			NumberOfExportedFields: '6',
-			NumberOfChangedFields: '3',
+			NumberOfChangedFields: '4',
 		});
 		expect(documents[4]).toMatchObject({
 			HasManualReview: '0',
@@ -91,7 +91,8 @@ describe('QA reports: derived from the transactions the simulator processed', ()
 			['f-Currency', 'Currency', '10001'],
 			['f-PONumbers', 'PONumbers', '00011'],
 			['f-Vendor.Name', 'Vendor/Name', '00101'],
-			['f-Vendor.VatId', 'Vendor/VatId', '10000'],
+			// A false positive: found, not in the document, removed in review.
+			['f-Vendor.VatId', 'Vendor/VatId', '00100'],
 			['f-LineItems.Description', 'LineItems/Description', '10000'],
 			['f-LineItems.Quantity', 'LineItems/Quantity', '10000'],
 			['f-LineItems.Amount', 'LineItems/Amount', '10000'],
@@ -112,6 +113,72 @@ describe('QA reports: derived from the transactions the simulator processed', ()
 		).toEqual([
 			[id, '1', '1'],
 			[id, '1', '1'],
+		]);
+	});
+
+	test('a false positive is an error flag with IsInDocument 0; a field rightly left empty is Correct with IsInDocument 0', async () => {
+		const text = (review: string) =>
+			['InvoiceNumber: FP-1', 'Currency: EUR', 'Vendor.VatId: DE1', review].join('\n');
+		const [located] = s.sim.seedCompletedTransactions(1, {
+			skillId: FIXTURE.processSkillId,
+			manualReview: true,
+			files: [
+				{ name: 'a.pdf', text: text('Review.Vendor.VatId: DetectedIncorrectly, NotInDocument') },
+			],
+		});
+		const [misread] = s.sim.seedCompletedTransactions(1, {
+			skillId: FIXTURE.processSkillId,
+			manualReview: true,
+			files: [{ name: 'b.pdf', text: text('Review.Currency: recognitionissue,notindocument') }],
+		});
+		// Only an error can be a false positive; without Manual Review nothing was judged wrong.
+		const [correct] = s.sim.seedCompletedTransactions(1, {
+			skillId: FIXTURE.processSkillId,
+			manualReview: true,
+			files: [{ name: 'c.pdf', text: text('Review.Currency: Correct, NotInDocument') }],
+		});
+		const [unreviewed] = s.sim.seedCompletedTransactions(1, {
+			skillId: FIXTURE.processSkillId,
+			files: [
+				{ name: 'd.pdf', text: text('Review.Vendor.VatId: DetectedIncorrectly, NotInDocument') },
+			],
+		});
+		const fields = rows((await report('fields', ALL)).text);
+		const flags = (tx: string, name: string) => {
+			const f = fields.find((r) => r.TransactionId === tx && r.FieldName === name)!;
+			return [
+				f.Correct,
+				f.RecognitionIssue,
+				f.DetectedIncorrectly,
+				f.NotDetected,
+				f.IsInDocument,
+			].join('');
+		};
+		expect(
+			[located, misread, correct, unreviewed].map((tx) => [
+				flags(tx, 'Vendor/VatId'),
+				flags(tx, 'Currency'),
+				flags(tx, 'PONumbers'),
+			]),
+		).toEqual([
+			['00100', '10001', '10000'],
+			['10001', '01000', '10000'],
+			['10001', '10001', '10000'],
+			['10001', '10001', '10000'],
+		]);
+		const documents = rows((await report('documents', ALL)).text);
+		const changed = (tx: string) =>
+			documents
+				.filter((d) => d.TransactionId === tx)
+				.map((d) => [d.NumberOfExportedFields, d.NumberOfChangedFields]);
+		// The false positive is a change, and no field of the document is exported for it.
+		expect(changed(located)).toEqual([
+			['2', '1'],
+			['2', '1'],
+		]);
+		expect(changed(correct)).toEqual([
+			['3', '0'],
+			['3', '0'],
 		]);
 	});
 

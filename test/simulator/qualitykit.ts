@@ -7,7 +7,9 @@ import { FIXTURE, type VantageSimulator } from './simulator';
  *
  * - `corrected`: 2 transactions through Manual Review, from a PDF scan: Total read unsure
  *   (confidence 55: a recognition issue), Vendor/Name located wrongly, PONumbers added (not
- *   detected); InvoiceDate, InvoiceNumber, Currency correct; Vendor/VatId and the line items absent.
+ *   detected), a Vendor/VatId found that the document does not have (a false positive: located
+ *   wrongly, not in the document); InvoiceDate, InvoiceNumber, Currency correct; the line items
+ *   rightly absent.
  * - `clean`: 1 transaction without Manual Review, from a phone photo: nothing changed.
  * - `retyped`: 1 transaction through Manual Review whose document type the reviewer changed.
  * - not in the reports: a Document skill's transaction, a failed Process transaction.
@@ -21,6 +23,8 @@ export const CORRECTED_TEXT = [
 	'Vendor.Name: ACME GmbH',
 	'Review.Vendor.Name: DetectedIncorrectly',
 	'Review.PONumbers: NotDetected',
+	'Vendor.VatId: DE999999999',
+	'Review.Vendor.VatId: DetectedIncorrectly, NotInDocument',
 ].join('\n');
 
 export const CLEAN_TEXT = ['InvoiceNumber: INV-200', 'Total: 99,00', 'Currency: EUR'].join('\n');

@@ -116,6 +116,34 @@ describe('reporting v2', () => {
 		expect((await api(s.sim, other, 'GET', EXPORTS)).status).toBe(403);
 	});
 
+	test('list filters by day of creation (UTC, both days included) and by several statuses', async () => {
+		s.sim.scriptNextExport({ path: ['Succeeded'] });
+		const { requestId } = (await create()).json as { requestId: string };
+		const day = (offset: number) =>
+			new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+		const listed = async (query: string) =>
+			(
+				(await api(s.sim, s.bearer, 'GET', `${EXPORTS}?${query}`)).json as {
+					requests: Array<{ requestId: string }>;
+				}
+			).requests.map((r) => r.requestId);
+		expect(await listed(`createdFrom=${day(0)}&createdTo=${day(0)}`)).toEqual([requestId]);
+		expect(await listed(`createdFrom=${day(1)}`)).toEqual([]);
+		expect(await listed(`createdTo=${day(-1)}`)).toEqual([]);
+		expect(await listed('statusFilter=Failed&statusFilter=Succeeded')).toEqual([requestId]);
+		expect(await listed('statusFilter=Failed&statusFilter=Cancelled')).toEqual([]);
+	});
+
+	test.each([
+		['statusFilter=Done', 'statusFilter'],
+		['createdFrom=yesterday', 'createdFrom'],
+		['createdTo=2025-13-45', 'createdTo'],
+	])('list refuses %s with a 400 naming %s', async (query, key) => {
+		const res = await api(s.sim, s.bearer, 'GET', `${EXPORTS}?${query}`);
+		expect(res.status).toBe(400);
+		expect(Object.keys(problemOf(res).errors as object)).toEqual([key]);
+	});
+
 	test.each([
 		['missing startDate', { filters: { skillId: 'x' } }, '$.filters.startDate'],
 		['unknown property', { filters: { startDate: '2025-11-03T00:00:00Z' }, extra: 1 }, '$'],

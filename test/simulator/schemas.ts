@@ -9,6 +9,7 @@ import { z } from 'zod/v4';
 import { dateTime, uuid } from './schemas/common';
 import { catalogComponents, catalogRequestBodies } from './schemas/catalogs';
 import { processingComponents } from './schemas/processing';
+import { qaReportQueries } from './schemas/qa';
 
 // Skills, transactions, documents and files live in ./schemas/processing.ts, catalogs and their
 // records in ./schemas/catalogs.ts, the QA reports' queries in ./schemas/qa.ts, the invite in
@@ -62,6 +63,22 @@ export const ListReportRequestsResponseReportRequestDto = z.strictObject({
 export const ListReportRequestsResponse = z.strictObject({
 	requests: z.array(ListReportRequestsResponseReportRequestDto).nullable().optional(),
 });
+
+/**
+ * ListExportRequests' query: statuses (a repeated key), and the first and last day of creation
+ * (`2025-11-05`). Each optional.
+ */
+export const ListExportRequestsQuery = z.object({
+	statusFilter: z.array(z.string()).optional(),
+	createdFrom: z.string().optional(),
+	createdTo: z.string().optional(),
+});
+
+/** The Reporting API's query schemas by the path of their GET operation, for the contract test. */
+export const reportQueries = {
+	...qaReportQueries,
+	'/api/reporting/v2/exports/transaction-steps': ListExportRequestsQuery,
+} as const;
 
 // ---------- Errors ----------
 // ProblemDetails allows extra members (`additionalProperties: {}`), e.g. `errors` and `traceId`.

@@ -23,3 +23,17 @@ export interface OperationLabel {
 	/** Sentence case, with the resource, no articles. */
 	action: string;
 }
+
+/** One row of a resource's table (`<Resource>.resource.ts`): an operation and its label. */
+export interface OperationRow extends OperationLabel {
+	module: OperationModule;
+	/**
+	 * What the ABBYY Vantage Tool tells a model about the operation: its own description in
+	 * agent/tools.ts (the default), or `'generic'`, none needed: "<description> (ABBYY Vantage).",
+	 * for operations a model has little use for. A unit test holds every operation to one of the two.
+	 */
+	toolDescription?: 'generic';
+}
+
+/** A resource's operations by the Operation parameter's value. */
+export type OperationTable = Record<string, OperationRow>;

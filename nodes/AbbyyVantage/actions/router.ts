@@ -10,7 +10,7 @@ import { VantageClient } from '../transport';
 import * as catalog from './catalog/Catalog.resource';
 import * as catalogRecord from './catalogRecord/CatalogRecord.resource';
 import { readRetrySettings } from '../params/requestOptions';
-import type { OperationMap } from './node.type';
+import type { OperationMap, OperationTable } from './node.type';
 import * as report from './report/Report.resource';
 import * as skill from './skill/Skill.resource';
 import * as tenant from './tenant/Tenant.resource';
@@ -44,6 +44,8 @@ const RESOURCES = {
 } satisfies Record<string, { name: string; module: ResourceModule }>;
 
 interface ResourceModule {
+	/** Each operation's module and label (`<Resource>.resource.ts`). */
+	table: OperationTable;
 	operations: OperationMap;
 	description: INodeProperties[];
 }
@@ -55,6 +57,11 @@ export type ResourceName = keyof Table;
 export const resources = Object.fromEntries(
 	Object.entries(RESOURCES).map(([resource, { module }]) => [resource, module.operations]),
 ) as { [R in ResourceName]: Table[R]['module']['operations'] };
+
+/** Each resource's table: every operation's module and label, the Operation picker's source. */
+export const operationTables = Object.fromEntries(
+	Object.entries(RESOURCES).map(([resource, { module }]) => [resource, module.table]),
+) as { [R in ResourceName]: Table[R]['module']['table'] };
 
 export const resourceOptions: INodePropertyOptions[] = Object.entries(RESOURCES)
 	.map(([value, { name }]) => ({ name, value }))

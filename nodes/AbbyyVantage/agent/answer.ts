@@ -26,6 +26,7 @@ export interface AnswerOptions {
 
 /** Kinds whose answer is a list, even of one. */
 const LISTS: ReadonlySet<AnswerKind> = new Set<AnswerKind>([
+	'list',
 	'records',
 	'catalogs',
 	'skills',

@@ -20,7 +20,12 @@ export interface ToolSpec {
 	narrow?: string;
 }
 
+/**
+ * How ./answer.ts shapes the output for a model. `list`: a list of results, each without empty
+ * values and bookkeeping (any listing without a kind of its own); `status`: one such result.
+ */
 export type AnswerKind =
+	| 'list'
 	| 'records'
 	| 'record'
 	| 'catalogs'
@@ -80,7 +85,7 @@ const TRANSACTION_ID =
 const CATALOG_ID =
 	'ID of an ABBYY Vantage data catalog: its name, e.g. "Vendors", as the catalog list (Catalog → Get Many) returns it';
 const FILE_URL =
-	'http or https link to the document (PDF or image), e.g. a presigned storage link; the node downloads it';
+	'http or https link to the document (PDF or image) on a public server, e.g. a presigned storage link; the node downloads it. Links to internal addresses (localhost, private networks, cloud metadata) are refused unless the user allowed the host';
 
 export const TOOLS: Record<string, ToolSpec> = {
 	'skill.getMany': {
@@ -224,6 +229,18 @@ export const TOOLS: Record<string, ToolSpec> = {
 			},
 		],
 		answer: 'status',
+	},
+	'report.getManyExports': {
+		description:
+			'Lists the ABBYY Vantage report exports (CSV exports of transaction steps) that the connected user created: for each its requestId, status (New, Queued, Processing, Succeeded, Failed, Cancelled), createdUtc, completedUtc and totalFileCount, at most limit. Use a requestId with Report → Get Export Status.',
+		parameters: [
+			{
+				name: 'limit',
+				default: fromAi('limit', 'How many export requests to list, at most', 'number', 20),
+			},
+		],
+		answer: 'list',
+		narrow: 'ask for fewer (limit)',
 	},
 };
 

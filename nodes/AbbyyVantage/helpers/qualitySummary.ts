@@ -23,10 +23,14 @@ import { findColumn, type ReportColumn } from './reportRows';
  * - `corrected`: instances not correct before Manual Review (`Correct` 0); `recognitionIssues`,
  *   `locatedWrongly` (`DetectedIncorrectly`), `notDetected`: instances with that outcome.
  * - `accuracyPercent`: ABBYY's field accuracy, Correct / (Correct + Recognition Issue + Located
- *   Incorrectly + Not Detected), over the instances in the document
- *   (docs.abbyy.com/vantage/documentation/advanced-designer/document-skills/results, "Field
- *   Extraction Statistics"). Fields of documents that skipped Manual Review count as correct:
- *   the reports compare the state before Manual Review with the final one.
+ *   Incorrectly + Not Detected), each term a count of field instances
+ *   (docs.abbyy.com/vantage/documentation/skill-designer/document/analyzing-extracted-data,
+ *   "Accuracy"), over every instance of the fields report, whether `IsInDocument` or not: a
+ *   value found for a field the document does not have (IsInDocument 0 with an error flag) is an
+ *   error, a field rightly left empty (IsInDocument 0, Correct) is correct. An instance with no
+ *   flag set is in no term: ABBYY's page defines none for it. Fields of documents that skipped
+ *   Manual Review count as correct: the reports compare the state before Manual Review with the
+ *   final one.
  *
  * A document's type is its Document skill: the documents report's own type column, else the
  * fields report's for the same DocumentId; without either it is UNKNOWN_TYPE, and fields of the
@@ -70,7 +74,7 @@ export interface FieldTally {
 	recognitionIssues: number;
 	locatedWrongly: number;
 	notDetected: number;
-	/** ABBYY's accuracy terms, over the instances in the document: Correct, and all four outcomes. */
+	/** ABBYY's accuracy terms, over every instance: Correct, and all four outcomes. */
 	accurate: number;
 	judged: number;
 }
@@ -266,15 +270,9 @@ export class FieldsTally {
 		if (recognitionIssue) tally.recognitionIssues++;
 		if (locatedWrongly) tally.locatedWrongly++;
 		if (notDetected) tally.notDetected++;
-		// Without the column every instance counts as in the document.
-		const inDocument = columns.inDocument ? isTrue(row[columns.inDocument]) : true;
-		if (inDocument) {
-			tally.inDocument++;
-			if (correct) tally.accurate++;
-			tally.judged += [correct, recognitionIssue, locatedWrongly, notDetected].filter(
-				Boolean,
-			).length;
-		}
+		if (correct) tally.accurate++;
+		tally.judged += [correct, recognitionIssue, locatedWrongly, notDetected].filter(Boolean).length;
+		if (columns.inDocument && isTrue(row[columns.inDocument])) tally.inDocument++;
 		// Corrected: not correct before Manual Review; without a Correct column, any of the three.
 		const corrected = columns.correct
 			? row[columns.correct] === false

@@ -4,22 +4,20 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { endpoints, VantageClient, type Endpoint } from '../transport';
+import { VantageClient } from '../transport';
+import { listCatalogs } from '../vantage/catalogs';
+import { listSkills } from '../vantage/skills';
 
 type Listed = { id?: unknown; name?: unknown; type?: unknown };
 
 /** Entries with a text id, filtered by name or id as the user types, sorted by name. */
-async function search(
-	ctx: ILoadOptionsFunctions,
-	endpoint: Endpoint,
-	action: string,
+function search(
+	entries: Listed[],
 	filter: string | undefined,
 	label: (entry: Listed & { id: string }) => string,
-): Promise<INodeListSearchResult> {
-	const client = new VantageClient(ctx);
-	const entries = await client.request<Listed[] | undefined>({ ...endpoint, action });
+): INodeListSearchResult {
 	const needle = (filter ?? '').toLowerCase();
-	const results: INodeListSearchItems[] = (Array.isArray(entries) ? entries : [])
+	const results: INodeListSearchItems[] = entries
 		.filter((entry): entry is Listed & { id: string } => typeof entry.id === 'string')
 		.map((entry) => ({ name: label(entry), value: entry.id }))
 		.filter(
@@ -37,7 +35,7 @@ export async function searchCatalogs(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	return await search(this, endpoints.getCatalogs(), 'listing catalogs', filter, (c) =>
+	return search(await listCatalogs(new VantageClient(this)), filter, (c) =>
 		typeof c.name === 'string' ? c.name : c.id,
 	);
 }
@@ -50,7 +48,7 @@ export async function searchSkills(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	return await search(this, endpoints.getAvailableSkills(), 'listing skills', filter, (s) => {
+	return search(await listSkills(new VantageClient(this)), filter, (s) => {
 		const name = typeof s.name === 'string' ? s.name : s.id;
 		return typeof s.type === 'string' ? `${name} (${SKILL_TYPES[s.type] ?? s.type})` : name;
 	});

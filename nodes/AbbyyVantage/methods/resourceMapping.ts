@@ -5,7 +5,8 @@ import type {
 	ResourceMapperFields,
 } from 'n8n-workflow';
 
-import { endpoints, VantageClient } from '../transport';
+import { VantageClient } from '../transport';
+import { readCatalog } from '../vantage/catalogs';
 
 /** The mapper's field for the record id (not a catalog column: ids are chosen by the caller). */
 export const RECORD_ID_FIELD = 'recordId';
@@ -28,11 +29,13 @@ export async function getCatalogColumns(
 ): Promise<ResourceMapperFields> {
 	const catalogId = this.getNodeParameter('catalogId', undefined, { extractValue: true });
 	if (typeof catalogId !== 'string' || catalogId.trim() === '') return { fields: [] };
-	const catalog = await new VantageClient(this).request<IDataObject | undefined>({
-		...endpoints.getCatalog(catalogId),
-		action: `reading the columns of catalog "${catalogId}"`,
-	});
-	const columns = Array.isArray(catalog?.columns) ? (catalog.columns as IDataObject[]) : [];
+	const catalog = await readCatalog(
+		new VantageClient(this),
+		catalogId,
+		undefined,
+		`reading the columns of catalog "${catalogId}"`,
+	);
+	const columns = Array.isArray(catalog.columns) ? (catalog.columns as IDataObject[]) : [];
 	const fields: ResourceMapperField[] = [
 		{
 			id: RECORD_ID_FIELD,

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { requireInteger } from '../helpers/validation';
 import { AUTO_LIMITS } from '../transport/limiter';
 import type { VantageClient } from '../transport';
-import { readOptions } from './options';
+import { readCollection } from './collections';
 
 export interface ConcurrencyLimits {
 	/** The highest number a user may pin. */
@@ -88,5 +88,5 @@ export function readRunConcurrency(
 	limits: ConcurrencyLimits,
 	client: VantageClient,
 ): number {
-	return readConcurrency(ctx, readOptions(ctx, 0), limits, client);
+	return readConcurrency(ctx, readCollection(ctx, 0, 'options'), limits, client);
 }

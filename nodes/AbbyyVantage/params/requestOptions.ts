@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { REQUEST_OPTIONS_MAX, SECOND_MS } from '../constants';
 import { requireInteger, requireSeconds } from '../helpers/validation';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from '../transport';
-import { readOptions } from './options';
+import { readCollection } from './collections';
 
 const DEFAULT_MAX_RETRIES = DEFAULT_RETRY_SETTINGS.maxRetries;
 const DEFAULT_MAX_RETRY_DELAY = DEFAULT_RETRY_SETTINGS.maxDelayMs / SECOND_MS;
@@ -58,7 +58,7 @@ export const requestOptionsProperty: INodeProperties = {
 
 /** Retry and timeout settings from Request Options, read once per execution from the first item. */
 export function readRetrySettings(ctx: IExecuteFunctions): RetrySettings {
-	const options = readOptions(ctx, 0, 'requestOptions');
+	const options = readCollection(ctx, 0, 'requestOptions');
 	const d = DEFAULT_RETRY_SETTINGS;
 	return {
 		maxRetries:

@@ -2,6 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { endpoints, type VantageClient } from '../transport';
 
+/** ReportRequestStatus (Reporting API v2), in the order an export request goes through them. */
+export const EXPORT_STATUSES = ['New', 'Queued', 'Processing', 'Succeeded', 'Failed', 'Cancelled'];
+
 /** ExportStatus values after which an export request changes no more. */
 export const TERMINAL_EXPORT_STATUSES = ['Succeeded', 'Failed', 'Cancelled'];
 
@@ -47,4 +50,40 @@ export async function getExportStatus(
 		filters:
 			body?.filters && typeof body.filters === 'object' ? (body.filters as IDataObject) : null,
 	};
+}
+
+/** Which export requests ListExportRequests returns; each left out: any. */
+export interface ExportListFilters {
+	/** ReportRequestStatus values. */
+	statuses?: readonly string[];
+	/** The first day of creation (YYYY-MM-DD, UTC) to include. */
+	createdFrom?: string;
+	/** The last day of creation (YYYY-MM-DD, UTC) to include. */
+	createdTo?: string;
+}
+
+/**
+ * ListExportRequests: the export requests of the credential's user (Vantage lists nobody else's),
+ * whole (the list is not paged), each as Vantage gives it with `totalFileCount` as a number.
+ */
+export async function listExportRequests(
+	client: VantageClient,
+	filters: ExportListFilters,
+	itemIndex?: number,
+): Promise<IDataObject[]> {
+	const qs: IDataObject = {};
+	if (filters.statuses?.length) qs.statusFilter = [...filters.statuses];
+	if (filters.createdFrom) qs.createdFrom = filters.createdFrom;
+	if (filters.createdTo) qs.createdTo = filters.createdTo;
+	const body = await client.request<IDataObject | undefined>({
+		...endpoints.listExportRequests(),
+		qs,
+		itemIndex,
+		action: 'listing export requests',
+		hints: REPORT_ACCESS_HINTS,
+	});
+	const requests: unknown[] = Array.isArray(body?.requests) ? body.requests : [];
+	return requests
+		.filter((r): r is IDataObject => !!r && typeof r === 'object' && !Array.isArray(r))
+		.map((r) => ({ ...r, totalFileCount: parseFileCount(r.totalFileCount) }));
 }

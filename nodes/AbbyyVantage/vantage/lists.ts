@@ -49,6 +49,42 @@ export function normalizeListItem(item: IDataObject): IDataObject {
 	return { ...item, transactionId: typeof id === 'string' ? id : null };
 }
 
+/** One page of a transaction list: its entries (ids under `transactionId`) and the list's total. */
+export interface ListPage {
+	items: IDataObject[];
+	/** `totalItemCount`, when Vantage gives it. */
+	total: number | undefined;
+}
+
+/**
+ * GetActiveTransactions or GetCompletedTransactions: the page of `list` from `offset`, at most
+ * `limit` entries. `action` says what for, in errors.
+ */
+export async function readListPage(
+	client: VantageClient,
+	list: TransactionList,
+	filters: ListFilters,
+	offset: number,
+	limit: number,
+	itemIndex?: number,
+	action = `listing ${list} transactions (from ${offset})`,
+): Promise<ListPage> {
+	const page = await client.request<IDataObject | undefined>({
+		...(list === 'active'
+			? endpoints.getActiveTransactions()
+			: endpoints.getCompletedTransactions()),
+		qs: listQuery(filters, offset, limit),
+		itemIndex,
+		action,
+		hints: { 400: 'Check the filters: End Date must be after Start Date.' },
+	});
+	const items = Array.isArray(page?.items) ? (page.items as IDataObject[]) : [];
+	return {
+		items: items.map(normalizeListItem),
+		total: typeof page?.totalItemCount === 'number' ? page.totalItemCount : undefined,
+	};
+}
+
 /**
  * Transactions of a list, page by page (offset paging; the API has no cursor), until `limit`
  * entries, a short page, or `totalItemCount` is reached.
@@ -67,19 +103,9 @@ export async function listTransactions(
 			limit === undefined ? LIST_PAGE_SIZE : limit - out.length,
 		);
 		if (pageSize <= 0) break;
-		const page = await client.request<IDataObject | undefined>({
-			...(list === 'active'
-				? endpoints.getActiveTransactions()
-				: endpoints.getCompletedTransactions()),
-			qs: listQuery(filters, offset, pageSize),
-			itemIndex,
-			action: `listing ${list} transactions (from ${offset})`,
-			hints: { 400: 'Check the filters: End Date must be after Start Date.' },
-		});
-		const items = Array.isArray(page?.items) ? (page.items as IDataObject[]) : [];
-		for (const item of items) out.push(normalizeListItem(item));
+		const { items, total } = await readListPage(client, list, filters, offset, pageSize, itemIndex);
+		out.push(...items);
 		offset += items.length;
-		const total = typeof page?.totalItemCount === 'number' ? page.totalItemCount : undefined;
 		if (items.length < pageSize || (total !== undefined && offset >= total)) break;
 	}
 	return out;

@@ -1,8 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { namedSourceFiles } from '../helpers/results';
-import { endpoints, type VantageClient } from '../transport';
-import { TRANSACTION_HINTS, type TransactionInfo } from './transactions';
+import { namedSourceFiles } from '../helpers/extractedData';
+import type { VantageClient } from '../transport';
+import { listTransactionDocuments, type TransactionInfo } from './transactions';
 
 /**
  * How a document's `sourceFiles` were found (the `pairing` key; Process Document pairs a One for
@@ -34,14 +32,14 @@ async function listedSources(
 	transactionId: string,
 	itemIndex: number | undefined,
 ): Promise<Map<string, string[]>> {
-	const listed = await client.request<IDataObject[] | undefined>({
-		...endpoints.getTransactionDocuments(transactionId),
+	const listed = await listTransactionDocuments(
+		client,
+		transactionId,
 		itemIndex,
-		action: `reading which files each document of transaction ${transactionId} came from`,
-		hints: TRANSACTION_HINTS,
-	});
+		`reading which files each document of transaction ${transactionId} came from`,
+	);
 	const sources = new Map<string, string[]>();
-	for (const entry of Array.isArray(listed) ? listed : []) {
+	for (const entry of listed) {
 		const names = (Array.isArray(entry?.sourceFiles) ? entry.sourceFiles : [])
 			.map((file) => (file as { name?: unknown } | null)?.name)
 			.filter((name): name is string => typeof name === 'string' && name !== '');

@@ -8,11 +8,11 @@ import type {
 
 import { apiError, type NodeContext } from '../helpers/errors';
 import type { ItemOutput } from '../helpers/items';
-import { shapeClassification, shapeDocument, splitRows } from '../helpers/results';
+import { shapeClassification, shapeDocument, splitRows } from '../helpers/extractedData';
 import { fileStem, safeFileName, withSuffix } from '../helpers/fileNames';
-import { endpoints, type VantageClient } from '../transport';
+import type { VantageClient } from '../transport';
 import { sourcePairing, type PairedSources } from './pairing';
-import { TRANSACTION_HINTS, type TransactionInfo, type Transactions } from './transactions';
+import { downloadTransactionFile, type TransactionInfo, type Transactions } from './transactions';
 
 /** ResultFileType of the OpenAPI document, with the MIME type each is downloaded as. */
 export const RESULT_TYPES: Record<string, string> = {
@@ -113,13 +113,13 @@ export async function documentItems(
 ): Promise<ItemOutput[]> {
 	const transactionId = info.id;
 	const download = async (file: ResultFile) =>
-		await client.request<Buffer>({
-			...endpoints.downloadFile(transactionId, file.fileId),
-			binary: true,
+		await downloadTransactionFile(
+			client,
+			transactionId,
+			file.fileId,
 			itemIndex,
-			action: `downloading result file "${file.fileName}" of transaction ${transactionId}`,
-			hints: TRANSACTION_HINTS,
-		});
+			`downloading result file "${file.fileName}" of transaction ${transactionId}`,
+		);
 	const pairSources = sourcePairing(client, info, itemIndex);
 	const wanted = (file: ResultFile) =>
 		options.downloadTypes === 'all' || options.downloadTypes.includes(file.type);

@@ -296,6 +296,45 @@ export class Transactions {
 	}
 }
 
+/**
+ * DownloadFile: a result or source file of a transaction, as bytes. `action` says which file, in
+ * errors.
+ */
+export async function downloadTransactionFile(
+	client: VantageClient,
+	transactionId: string,
+	fileId: string,
+	itemIndex: number | undefined,
+	action = `downloading file ${fileId} of transaction ${transactionId}`,
+): Promise<Buffer> {
+	return await client.request<Buffer>({
+		...endpoints.downloadFile(transactionId, fileId),
+		binary: true,
+		itemIndex,
+		action,
+		hints: TRANSACTION_HINTS,
+	});
+}
+
+/**
+ * GetTransactionDocuments: the documents of a transaction, each with the files attached to it.
+ * `action` says what for, in errors.
+ */
+export async function listTransactionDocuments(
+	client: VantageClient,
+	transactionId: string,
+	itemIndex: number | undefined,
+	action = `listing the documents of transaction ${transactionId}`,
+): Promise<IDataObject[]> {
+	const documents = await client.request<IDataObject[] | undefined>({
+		...endpoints.getTransactionDocuments(transactionId),
+		itemIndex,
+		action,
+		hints: TRANSACTION_HINTS,
+	});
+	return Array.isArray(documents) ? documents : [];
+}
+
 /** A file's TransactionFileMetadataDto: the image options of the item it came from. */
 function fileMetadata(file: InputFile): IDataObject {
 	return file.imageProcessingOptions ? { imageProcessingOptions: file.imageProcessingOptions } : {};

@@ -114,7 +114,7 @@ export const windowOptionsProperty: INodeProperties = {
 export function openPoll(ctx: IPollFunctions, start: PollStart, filters: IDataObject): OpenPoll {
 	const key = { event: start.event, filters };
 	const cursor = readCursor(ctx, key);
-	// The poll context reads parameters without an item index (readOptions of the action node
+	// The poll context reads parameters without an item index (readCollection of the action node
 	// takes an execute context).
 	const value = ctx.getNodeParameter('options', {});
 	const options = value && typeof value === 'object' ? (value as IDataObject) : {};

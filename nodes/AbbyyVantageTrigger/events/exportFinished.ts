@@ -1,11 +1,6 @@
-import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import {
-	parseFileCount,
-	REPORT_ACCESS_HINTS,
-	TERMINAL_EXPORT_STATUSES,
-} from '../../AbbyyVantage/vantage/exports';
-import { endpoints } from '../../AbbyyVantage/transport';
+import { listExportRequests, TERMINAL_EXPORT_STATUSES } from '../../AbbyyVantage/vantage/exports';
 import { deliver } from '../delivery';
 import {
 	openPoll,
@@ -36,17 +31,11 @@ export const exportFinished = {
 	properties,
 	async poll(ctx, client, start) {
 		const poll = openPoll(ctx, start, {});
-		const response = await client.request<IDataObject | undefined>({
-			...endpoints.listExportRequests(),
-			// createdFrom is a date (ListExportRequests): the day of the window's start.
-			qs: {
-				statusFilter: TERMINAL_EXPORT_STATUSES,
-				createdFrom: new Date(poll.window.start).toISOString().slice(0, 10),
-			},
-			action: 'listing finished export requests',
-			hints: REPORT_ACCESS_HINTS,
+		// createdFrom is a day (ListExportRequests): the day of the window's start.
+		const requests = await listExportRequests(client, {
+			statuses: TERMINAL_EXPORT_STATUSES,
+			createdFrom: new Date(poll.window.start).toISOString().slice(0, 10),
 		});
-		const requests = Array.isArray(response?.requests) ? (response.requests as IDataObject[]) : [];
 		const listed: ListedEvent[] = requests
 			.filter(
 				(r) =>
@@ -56,7 +45,7 @@ export const exportFinished = {
 				id: r.requestId as string,
 				time: timeOf(r.createdUtc),
 				completedAt: timeOf(r.completedUtc),
-				item: { ...r, totalFileCount: parseFileCount(r.totalFileCount) },
+				item: r,
 			}))
 			// Listed by day, an export whose creation time cannot be read could come back after Look
 			// Back has passed and be emitted again: it is left out.

@@ -75,7 +75,7 @@ describe('What a model is offered', () => {
 		expect(processDocument.schema.fileUrl).toEqual({
 			type: 'string',
 			description:
-				'http or https link to the document (PDF or image), e.g. a presigned storage link; the node downloads it',
+				'http or https link to the document (PDF or image) on a public server, e.g. a presigned storage link; the node downloads it. Links to internal addresses (localhost, private networks, cloud metadata) are refused unless the user allowed the host',
 			optional: false,
 		});
 	});

@@ -196,50 +196,79 @@ describe('the tallies of the two reports, in the summary’s order', () => {
 	]);
 	const fieldCols = fieldColumns(fields);
 
-	test('per field: corrected is "not correct before review"; accuracy is ABBYY’s, over instances in the document', () => {
+	test('per field: corrected is "not correct before review"; accuracy is ABBYY’s, over every instance', () => {
 		const tally = new FieldsTally(fieldCols);
-		const add = (field: string, flags: string) =>
+		// Flags: Correct, RecognitionIssue, DetectedIncorrectly, NotDetected, IsInDocument.
+		const rows: Array<[string, string]> = [
+			['Total', '01001'],
+			['Total', '10001'],
+			// A false positive (a value for a field the document does not have): an error.
+			['Total', '01000'],
+			['Date', '10001'],
+			// Rightly left empty (not in the document): correct.
+			['Date', '10000'],
+			['Vendor', '00011'],
+			['Vendor', '00101'],
+			['Vendor', '00100'],
+			['Vendor', '10000'],
+			// No flag at all: in no term of ABBYY's formula.
+			['Stamp', '00000'],
+			['Stamp', '00001'],
+		];
+		for (const [field, flags] of rows)
 			tally.add(typedRecord(fields, ['d1', field, ...flags.split('')]), {
 				type: 'Invoice',
 				id: 'invoice',
 			});
-		add('Total', '01001');
-		add('Total', '10001');
-		add('Date', '10001');
-		// Rightly absent (not in the document): no part of the accuracy.
-		add('Date', '10000');
-		add('Vendor', '00011');
-		add('Vendor', '00101');
+		// ABBYY's formula counted by hand from the rows above, IsInDocument ignored.
+		const accuracy = (field: string) => {
+			const flags = rows.filter(([name]) => name === field).map(([, f]) => f);
+			const correct = flags.filter((f) => f[0] === '1').length;
+			const errors = flags.reduce((sum, f) => sum + Number(f[1]) + Number(f[2]) + Number(f[3]), 0);
+			return correct + errors ? Math.round((correct / (correct + errors)) * 10000) / 100 : null;
+		};
+		expect(['Vendor', 'Total', 'Date', 'Stamp'].map(accuracy)).toEqual([25, 33.33, 100, null]);
 		const { fields: ordered } = inSummaryOrder([], tally.fieldTallies());
 		expect(ordered.map((t) => fieldItem(t, fieldCols))).toEqual([
+			// Not correct in either instance: corrected 100 %, first.
+			expect.objectContaining({
+				field: 'Stamp',
+				occurrences: 2,
+				inDocument: 1,
+				corrected: 2,
+				accuracyPercent: null,
+			}),
 			{
 				documentType: 'Invoice',
 				field: 'Vendor',
-				occurrences: 2,
+				occurrences: 4,
 				inDocument: 2,
-				corrected: 2,
-				correctedPercent: 100,
+				corrected: 3,
+				correctedPercent: 75,
 				notDetected: 1,
-				notDetectedPercent: 50,
-				locatedWrongly: 1,
+				notDetectedPercent: 25,
+				locatedWrongly: 2,
 				locatedWronglyPercent: 50,
 				recognitionIssues: 0,
 				recognitionIssuesPercent: 0,
-				accuracyPercent: 0,
+				// 1 correct (rightly empty) of 1 + 1 not detected + 2 located wrongly (one not in the document).
+				accuracyPercent: accuracy('Vendor'),
 			},
 			expect.objectContaining({
 				field: 'Total',
-				corrected: 1,
-				recognitionIssues: 1,
-				correctedPercent: 50,
-				accuracyPercent: 50,
+				occurrences: 3,
+				inDocument: 2,
+				corrected: 2,
+				recognitionIssues: 2,
+				correctedPercent: 66.67,
+				accuracyPercent: accuracy('Total'),
 			}),
 			expect.objectContaining({
 				field: 'Date',
 				occurrences: 2,
 				inDocument: 1,
 				corrected: 0,
-				accuracyPercent: 100,
+				accuracyPercent: accuracy('Date'),
 			}),
 		]);
 	});

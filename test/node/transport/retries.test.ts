@@ -11,7 +11,7 @@ import { runNode, serialize, simulatorCredentials } from '../../harness/n8n';
 import { useSimulator } from '../../helpers/fixture';
 import { FAST_RETRIES, nodeParams, rl } from '../../helpers/params';
 import { FIXTURE, VantageSimulator, type Fault, type RouteId } from '../../simulator/simulator';
-import { createExport } from '../report/exports';
+import { createExport } from '../report/exports/exportkit';
 
 const f = useSimulator();
 

@@ -12,6 +12,12 @@
  *   Review.Total: RecognitionIssue    that field's value was corrected (Correct | RecognitionIssue |
  *                                     DetectedIncorrectly | NotDetected); a NotDetected field that
  *                                     extraction did not find was added by the reviewer
+ *   Review.Vendor.VatId: DetectedIncorrectly, NotInDocument
+ *                                     a false positive: extraction found a value the document does
+ *                                     not have, and the reviewer removed it; its row has that error
+ *                                     flag (RecognitionIssue or DetectedIncorrectly: which one
+ *                                     Vantage sets is not documented, so the line names it) and
+ *                                     IsInDocument 0
  *   Review.Class: Receipt             the reviewer changed the document type
  *   ImageType: Receipt                the document's image type, colority and source (any
  *   ImageColority: Gray               transaction); defaults come from the file type
@@ -19,7 +25,8 @@
  *
  * and without Review lines, a value extraction was unsure of (confidence below 70: it "needs
  * verification") had a recognition issue and was corrected. A transaction without Manual Review
- * changed nothing. Fields extraction did not find are rows with IsInDocument 0. The column names
+ * changed nothing. A field extraction did not find, and no reviewer added, was rightly left empty:
+ * its row is Correct with IsInDocument 0. The column names
  * are the OpenAPI examples' plus what docs.abbyy.com describes (document skill, image properties,
  * completion time); their order and the ones beyond the examples are inferred.
  */
@@ -140,8 +147,14 @@ function fieldRows(
 ): FieldRow[] {
 	const rows: FieldRow[] = [];
 	for (const [path, instances] of leaves(skill.fields ?? [], values, '', new Map())) {
-		const given = lines.get(`review.${path.toLowerCase()}`)?.[0];
-		const stated = REVIEW_OUTCOMES.find((o) => o.toLowerCase() === given?.toLowerCase());
+		const [given, ...notes] = (lines.get(`review.${path.toLowerCase()}`)?.[0] ?? '')
+			.split(',')
+			.map((part) => part.trim().toLowerCase());
+		const stated = REVIEW_OUTCOMES.find((o) => o.toLowerCase() === given);
+		// A value found where the document has nothing: an error with IsInDocument 0.
+		const falsePositive =
+			notes.includes('notindocument') &&
+			(stated === 'RecognitionIssue' || stated === 'DetectedIncorrectly');
 		const row = (outcome: ReviewOutcome, inDocument: boolean): FieldRow => ({
 			id: `f-${path}`,
 			name: path.replace(/\./g, '/'),
@@ -160,7 +173,7 @@ function fieldRows(
 			const outcome: ReviewOutcome = !reviewed
 				? 'Correct'
 				: (stated ?? (unsure ? 'RecognitionIssue' : 'Correct'));
-			rows.push(row(outcome, true));
+			rows.push(row(outcome, !(reviewed && falsePositive)));
 		}
 	}
 	return rows;

@@ -63,7 +63,7 @@ export class AuthArea {
 
 	/**
 	 * The client, authenticated with HTTP Basic (client_secret_basic, which RFC 6749 §2.3.1 says a
-	 * server MUST support; n8n's code exchange uses it) or with client_id and client_secret in the
+	 * server MUST support; n8n 1.x's code exchange uses it, n8n 2.x sends the client in the form) or with client_id and client_secret in the
 	 * form (client_secret_post, as ABBYY's pages show); never both (RFC 6749 §2.3).
 	 */
 	private authenticateClient(ctx: RequestContext, form: URLSearchParams): SimClient {

@@ -8,6 +8,7 @@ import type { z } from 'zod/v4';
 
 import { FIXTURE, sampleCsv, type SimUser } from '../fixture';
 import {
+	invalidValue,
 	notFound,
 	problem,
 	readJson,
@@ -59,6 +60,20 @@ export function requireReportingRole(ctx: RequestContext): SimUser {
 	return user;
 }
 const EXPORTS = '/api/reporting/v2/exports/transaction-steps';
+
+/**
+ * A ListExportRequests day (`2025-11-05`; a date-time counts by its UTC day), or undefined when
+ * absent or empty. Inferred: the vendor documents the parameters as dates, not their binding.
+ */
+function readDay(key: string, value: string | undefined): string | undefined {
+	if (value === undefined || value.trim() === '') return undefined;
+	const text = value.trim();
+	const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+	if (!/^\d{4}-\d{2}-\d{2}/.test(text) || !Number.isFinite(ms)) {
+		throw invalidValue(key, `The value '${value}' is not valid for ${key}.`);
+	}
+	return new Date(ms).toISOString().slice(0, 10);
+}
 
 export class ReportingArea {
 	readonly routes: Route[];
@@ -211,11 +226,33 @@ export class ReportingArea {
 		return respond(200, S.ReportRequestStatusResponse, view);
 	}
 
+	/**
+	 * ListExportRequests: the caller's requests, filtered by status (each `statusFilter` value must
+	 * be a ReportRequestStatus, as ASP.NET binds an enum list) and by day of creation (UTC), both
+	 * days included.
+	 */
 	private list(ctx: RequestContext): Reply {
 		const user = requireReportingRole(ctx);
-		const statuses = ctx.query.getAll('statusFilter');
+		const query = S.ListExportRequestsQuery.parse({
+			statusFilter: ctx.query.has('statusFilter') ? ctx.query.getAll('statusFilter') : undefined,
+			createdFrom: ctx.query.get('createdFrom') ?? undefined,
+			createdTo: ctx.query.get('createdTo') ?? undefined,
+		});
+		const statuses = (query.statusFilter ?? []).map((value) => {
+			const status = S.ReportRequestStatus.options.find(
+				(s) => s.toLowerCase() === value.trim().toLowerCase(),
+			);
+			if (!status) throw invalidValue('statusFilter', `The value '${value}' is not valid.`);
+			return status;
+		});
+		const from = readDay('createdFrom', query.createdFrom);
+		const to = readDay('createdTo', query.createdTo);
 		const requests = [...this.exports.values()]
 			.filter((e) => e.owner === user.username)
+			.filter((e) => {
+				const day = e.createdUtc.slice(0, 10);
+				return (from === undefined || day >= from) && (to === undefined || day <= to);
+			})
 			.map((e) => ({
 				...this.view(e),
 				requestId: e.requestId,

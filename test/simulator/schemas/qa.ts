@@ -30,8 +30,8 @@ export const GetFieldsAsCsvQuery = z.object({
 	documentSkillId: z.string().optional(),
 });
 
-/** Query schemas by the path of their operation, for the contract test. */
-export const reportQueries = {
+/** Query schemas by the path of their operation, for the contract test (see `reportQueries`). */
+export const qaReportQueries = {
 	'/api/reporting/v2/qa/process-skills/documents': GetDocumentsAsCsvQuery,
 	'/api/reporting/v2/qa/process-skills/fields': GetFieldsAsCsvQuery,
 } as const;

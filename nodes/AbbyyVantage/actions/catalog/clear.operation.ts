@@ -1,15 +1,12 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { invalid } from '../../helpers/errors';
 import { runPreparedPerItem, type CreatedBy } from '../../helpers/items';
 import { endpoints, type VantageClient } from '../../transport';
-import { CATALOG_HINTS, catalogProperty, readCatalogId, recordCount } from './shared';
+import { CATALOG_HINTS, readCatalog } from '../../vantage/catalogs';
+import { catalogProperty, readCatalogId } from './catalogId';
+import { count } from '../../helpers/text';
 
 const properties: INodeProperties[] = [
 	catalogProperty,
@@ -31,7 +28,9 @@ export const description = updateDisplayOptions(
 /** What a finished item did, named in the error when a later item stops the run. */
 const cleared: CreatedBy = ({ json }) =>
 	`clear of catalog "${String(json.catalogId)}"` +
-	(typeof json.recordsRemoved === 'number' ? ` (${recordCount(json.recordsRemoved)} removed)` : '');
+	(typeof json.recordsRemoved === 'number'
+		? ` (${count(json.recordsRemoved, 'record')} removed)`
+		: '');
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -55,12 +54,12 @@ export async function execute(
 		},
 		async (catalogId, itemIndex) => {
 			// The row count just before clearing is what the clear removes (ClearCatalog reports nothing).
-			const before = await client.request<IDataObject | undefined>({
-				...endpoints.getCatalog(catalogId),
+			const before = await readCatalog(
+				client,
+				catalogId,
 				itemIndex,
-				action: `reading catalog "${catalogId}" before clearing it`,
-				hints: CATALOG_HINTS,
-			});
+				`reading catalog "${catalogId}" before clearing it`,
+			);
 			await client.request({
 				...endpoints.clearCatalog(catalogId),
 				ignoreBody: true,
@@ -72,7 +71,7 @@ export async function execute(
 				json: {
 					catalogId,
 					cleared: true,
-					recordsRemoved: typeof before?.rowCount === 'number' ? before.rowCount : null,
+					recordsRemoved: typeof before.rowCount === 'number' ? before.rowCount : null,
 				},
 			};
 		},

@@ -1,15 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
-import { endpoints, type VantageClient } from '../../transport';
+import type { VantageClient } from '../../transport';
 import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
-import { CATALOG_HINTS, catalogProperty, readCatalogId } from './shared';
+import { readCatalog } from '../../vantage/catalogs';
+import { catalogProperty, readCatalogId } from './catalogId';
 
 const CONCURRENCY = { max: 32, what: 'catalogs' };
 
@@ -31,13 +27,8 @@ export async function execute(
 		items,
 		async (itemIndex) => {
 			const catalogId = readCatalogId(this, itemIndex);
-			const catalog = await client.request<IDataObject | undefined>({
-				...endpoints.getCatalog(catalogId),
-				itemIndex,
-				action: `reading catalog "${catalogId}"`,
-				hints: CATALOG_HINTS,
-			});
-			return { json: { ...(catalog ?? {}), id: (catalog?.id as string) ?? catalogId } };
+			const catalog = await readCatalog(client, catalogId, itemIndex);
+			return { json: { ...catalog, id: (catalog.id as string) ?? catalogId } };
 		},
 		concurrency,
 	);

@@ -1,14 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
-import { endpoints, type VantageClient } from '../../transport';
+import type { VantageClient } from '../../transport';
 import { readReturnLimit, returnAllProperties, upToLimit } from '../../params/getMany';
+import { listCatalogs } from '../../vantage/catalogs';
 
 const properties: INodeProperties[] = [...returnAllProperties()];
 
@@ -24,11 +20,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, items, async (itemIndex) => {
 		const limit = readReturnLimit(this, itemIndex);
-		const catalogs = await client.request<IDataObject[] | undefined>({
-			...endpoints.getCatalogs(),
-			itemIndex,
-			action: 'listing catalogs',
-		});
+		const catalogs = await listCatalogs(client, itemIndex);
 		return upToLimit(catalogs, limit).map((catalog) => ({ json: catalog }));
 	});
 }

@@ -5,8 +5,9 @@ import { runPreparedPerItem, type CreatedBy } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
 import { concurrencyOption, readRunConcurrency } from '../../params/concurrency';
 import { pollOptions, readPollSettings } from '../../params/wait';
-import { readOptions, sortedOptions } from '../../params/options';
-import { catalogProperty, readCatalogId, REINDEX_POLL, reindexAndWait } from './shared';
+import { readCollection, sortedOptions } from '../../params/collections';
+import { catalogProperty, readCatalogId } from './catalogId';
+import { REINDEX_POLL, reindexAndWait } from './reindexing';
 
 /** Under Auto every item's wait runs at once; the limiter still bounds the requests in flight. */
 const CONCURRENCY = { max: 100, what: 'reindexes', autoTasks: 100 };
@@ -61,7 +62,12 @@ export async function execute(
 			return {
 				catalogId: readCatalogId(this, itemIndex),
 				poll: wait
-					? readPollSettings(this, itemIndex, readOptions(this, itemIndex), REINDEX_POLL)
+					? readPollSettings(
+							this,
+							itemIndex,
+							readCollection(this, itemIndex, 'options'),
+							REINDEX_POLL,
+						)
 					: (false as const),
 			};
 		},

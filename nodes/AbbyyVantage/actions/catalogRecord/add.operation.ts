@@ -12,17 +12,13 @@ import { MAX_RECORDS_PER_CATALOG } from '../../constants';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { concurrencyOption } from '../../params/concurrency';
-import { sortedOptions } from '../../params/options';
-import { catalogProperty, recordCount, reindexAndWait } from '../catalog/shared';
+import { sortedOptions } from '../../params/collections';
+import { catalogProperty } from '../catalog/catalogId';
+import { reindexAndWait } from '../catalog/reindexing';
+import { count } from '../../helpers/text';
 import { duplicatesOf, ignoredFieldsOf, readGroups, type CatalogGroup } from './records';
-import {
-	batchSizeOption,
-	columnsProperty,
-	ignoreUnknownFieldsOption,
-	recordIdNotice,
-	readWriteSettings,
-	WRITE_CONCURRENCY,
-} from './shared';
+import { batchSizeOption, readWriteSettings, WRITE_CONCURRENCY } from './batchSettings';
+import { columnsProperty, ignoreUnknownFieldsOption, recordIdNotice } from './columns';
 import { addRecords, type AddOutcome } from './writer';
 
 const properties: INodeProperties[] = [
@@ -109,7 +105,7 @@ function checkRecordLimit(ctx: IExecuteFunctions, group: CatalogGroup): void {
 	throw invalid(
 		ctx,
 		crossing.item,
-		`Adding ${recordCount(group.records.size)} to catalog "${group.catalogId}", which holds ${group.rowCount}, could take it to ${upTo} records, over Vantage’s limit of ${MAX_RECORDS_PER_CATALOG}`,
+		`Adding ${count(group.records.size, 'record')} to catalog "${group.catalogId}", which holds ${group.rowCount}, could take it to ${upTo} records, over Vantage’s limit of ${MAX_RECORDS_PER_CATALOG}`,
 		'Every record counts as new here: those whose ID is already in the catalog are replaced and add nothing, but telling them apart means reading the whole catalog. Use Sync, which reads it and counts exactly, or delete records first.',
 	);
 }
@@ -219,7 +215,7 @@ function failure(
 		ctx.getNode(),
 		firstFailed.item ?? itemIndex,
 		{ ...summary } as JsonObject,
-		`Added ${outcome.added.length + outcome.replaced.length} of ${recordCount(group.records.size)} to catalog "${group.catalogId}"; ${outcome.failed.length} failed, e.g. "${firstFailed.id}": ${firstFailed.reasons.join('; ')}`,
+		`Added ${outcome.added.length + outcome.replaced.length} of ${count(group.records.size, 'record')} to catalog "${group.catalogId}"; ${outcome.failed.length} failed, e.g. "${firstFailed.id}": ${firstFailed.reasons.join('; ')}`,
 		{
 			description:
 				'Every failed record is listed with its reasons in the error item (turn on Continue On Fail to get them as items).',

@@ -15,12 +15,14 @@ import { count } from '../../helpers/text';
 import { readRecordIds, type InvalidId } from '../../helpers/recordIds';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
-import { batchSizeOption, duplicatesRemoved, readBatchSize, type Duplicate } from './shared';
+import { batchSizeOption, readBatchSize } from './batchSettings';
+import { duplicatesRemoved, type Duplicate } from './duplicates';
 import { deleteIds } from './deleter';
 import { concurrencyOption, readConcurrency } from '../../params/concurrency';
 import { POLL_GROWTH_TEXT, readPollSettings, WAIT_OPTION_NAMES } from '../../params/wait';
-import { readOptions } from '../../params/options';
-import { catalogProperty, readCatalogId, REINDEX_POLL, reindexAndWait } from '../catalog/shared';
+import { readCollection } from '../../params/collections';
+import { catalogProperty, readCatalogId } from '../catalog/catalogId';
+import { REINDEX_POLL, reindexAndWait } from '../catalog/reindexing';
 
 const CONCURRENCY = { max: 16, what: 'delete requests' };
 
@@ -155,7 +157,7 @@ interface Settings {
 }
 
 function readSettings(ctx: IExecuteFunctions, client: VantageClient): Settings {
-	const options = readOptions(ctx, 0);
+	const options = readCollection(ctx, 0, 'options');
 	return {
 		batchSize: readBatchSize(ctx, options),
 		concurrency: readConcurrency(ctx, options, CONCURRENCY, client),

@@ -1,8 +1,7 @@
 import { chunksOf, runBatches, type BatchRun } from '../../helpers/batches';
 import { count } from '../../helpers/text';
-import { endpoints, type VantageClient } from '../../transport';
-import { CATALOG_HINTS } from '../catalog/shared';
-import { endOfRunRetry } from './writer';
+import type { VantageClient } from '../../transport';
+import { deleteRecordBatch, endOfRunRetry } from './writer';
 
 /**
  * Delete ids in batches of `batchSize` (idempotent: Vantage ignores ids that do not exist), cut
@@ -18,16 +17,13 @@ export async function deleteIds(
 	return await runBatches(
 		chunksOf(ids, batchSize),
 		concurrency,
-		async (batch, index) => {
-			// Sent without the item: a batch's reason is reported once, in the item's summary.
-			await client.request({
-				...endpoints.deleteRecords(catalogId),
-				body: batch,
-				ignoreBody: true,
-				action: `deleting batch ${index + 1} (${count(batch.length, 'ID')}) from catalog "${catalogId}"`,
-				hints: CATALOG_HINTS,
-			});
-		},
+		async (batch, index) =>
+			await deleteRecordBatch(
+				client,
+				catalogId,
+				batch,
+				`deleting batch ${index + 1} (${count(batch.length, 'ID')}) from catalog "${catalogId}"`,
+			),
 		endOfRunRetry(client),
 	);
 }

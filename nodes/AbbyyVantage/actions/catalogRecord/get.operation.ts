@@ -11,7 +11,7 @@ import { recordFields } from '../../helpers/recordValues';
 import { requirePathParameter } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
-import { catalogProperty, readCatalogId } from '../catalog/shared';
+import { catalogProperty, readCatalogId } from '../catalog/catalogId';
 
 const CONCURRENCY = { max: 32, what: 'records' };
 

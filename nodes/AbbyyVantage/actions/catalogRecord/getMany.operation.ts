@@ -5,7 +5,7 @@ import { runPerItem } from '../../helpers/items';
 import { recordMatcher } from '../../helpers/recordSearch';
 import type { VantageClient } from '../../transport';
 import { readReturnLimit, returnAllProperties } from '../../params/getMany';
-import { catalogProperty, readCatalogId } from '../catalog/shared';
+import { catalogProperty, readCatalogId } from '../catalog/catalogId';
 import { readRecords, searchRecords } from './reader';
 
 const properties: INodeProperties[] = [

@@ -4,7 +4,7 @@ import { RECORDS_PAGE_SIZE } from '../../constants';
 import { mapConcurrent } from '../../helpers/concurrency';
 import { recordFields } from '../../helpers/recordValues';
 import { endpoints, type VantageClient } from '../../transport';
-import { CATALOG_HINTS } from '../catalog/shared';
+import { CATALOG_HINTS } from '../../vantage/catalogs';
 
 export interface StoredRecord {
 	id: string;

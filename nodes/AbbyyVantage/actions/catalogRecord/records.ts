@@ -3,8 +3,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { asNodeError, errorItem } from '../../helpers/errors';
 import { perItemReader } from '../../helpers/parameters';
 import type { VantageClient } from '../../transport';
-import { readCatalogId } from '../catalog/shared';
-import { CatalogColumns, duplicatesRemoved, recordReader, type CatalogRecord } from './shared';
+import { readCatalogId } from '../catalog/catalogId';
+import { CatalogColumns, recordReader, type CatalogRecord } from './columns';
+import { duplicatesRemoved } from './duplicates';
 
 /** An input item that could not be read as a record (it has its own error item). */
 export interface InvalidItem {

@@ -13,18 +13,14 @@ import { sameFields } from '../../helpers/recordValues';
 import { requireInteger } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { concurrencyOption } from '../../params/concurrency';
-import { sortedOptions } from '../../params/options';
-import { catalogProperty, recordCount, reindexAndWait } from '../catalog/shared';
+import { sortedOptions } from '../../params/collections';
+import { catalogProperty } from '../catalog/catalogId';
+import { reindexAndWait } from '../catalog/reindexing';
+import { count } from '../../helpers/text';
 import { scanRecords } from './reader';
 import { duplicatesOf, ignoredFieldsOf, readGroups, type CatalogGroup } from './records';
-import {
-	batchSizeOption,
-	ignoreUnknownFieldsOption,
-	readWriteSettings,
-	syncColumnsProperty,
-	WRITE_CONCURRENCY,
-	type CatalogRecord,
-} from './shared';
+import { batchSizeOption, readWriteSettings, WRITE_CONCURRENCY } from './batchSettings';
+import { ignoreUnknownFieldsOption, syncColumnsProperty, type CatalogRecord } from './columns';
 import { deleteIds } from './deleter';
 import { addRecords } from './writer';
 
@@ -257,7 +253,7 @@ async function planCatalog(
 		throw invalid(
 			ctx,
 			itemIndex,
-			`Sync would delete ${deleting} of the ${recordCount(plan.current)} in catalog "${group.catalogId}" (${Math.round((deleting / plan.current) * 100)} %), more than Max Share to Delete (${settings.maxDeleteShare} %)`,
+			`Sync would delete ${deleting} of the ${count(plan.current, 'record')} in catalog "${group.catalogId}" (${Math.round((deleting / plan.current) * 100)} %), more than Max Share to Delete (${settings.maxDeleteShare} %)`,
 			'Check that the source is complete. If the deletions are intended, raise Max Share to Delete, or run with Dry Run to see the plan.',
 		);
 	}
@@ -341,7 +337,7 @@ async function applyPlan(
 			ctx.getNode(),
 			itemIndex,
 			{ ...summary } as JsonObject,
-			`Sync of catalog "${group.catalogId}" left ${recordCount(failures.length)} not done, e.g. ${failures[0].action} "${failures[0].id}": ${failures[0].reasons.join('; ')}`,
+			`Sync of catalog "${group.catalogId}" left ${count(failures.length, 'record')} not done, e.g. ${failures[0].action} "${failures[0].id}": ${failures[0].reasons.join('; ')}`,
 			{
 				description: `Everything else was applied${reindexed}. Every failure is listed with its reason in the error item; running the sync again applies what is still missing.`,
 				httpCode:

@@ -11,8 +11,9 @@ import {
 import { pause } from '../../helpers/time';
 import { endpoints, isTransientError, type VantageClient } from '../../transport';
 import { backoffDelay } from '../../transport/retry';
-import { CATALOG_HINTS, recordCount } from '../catalog/shared';
-import type { CatalogRecord } from './shared';
+import { CATALOG_HINTS } from '../../vantage/catalogs';
+import { count } from '../../helpers/text';
+import type { CatalogRecord } from './columns';
 
 /** Adding and deleting records is safe to repeat: failed batches get the run's retry budget again. */
 export function endOfRunRetry(client: VantageClient): EndOfRunRetry {
@@ -70,6 +71,26 @@ function reasonsById(errorRows: unknown, batch: CatalogRecord[]): Map<string, st
 	return reasons;
 }
 
+/**
+ * DeleteRecords: one batch of record ids (Vantage ignores ids it does not hold). Sent without the
+ * item: a batch's reason is reported once, in the item's summary.
+ */
+export async function deleteRecordBatch(
+	client: VantageClient,
+	catalogId: string,
+	ids: string[],
+	action: string,
+): Promise<void> {
+	await client.request({
+		...endpoints.deleteRecords(catalogId),
+		body: ids,
+		ignoreBody: true,
+		action,
+		hints: CATALOG_HINTS,
+	});
+}
+
+/** AddRecords: one batch of records. */
 async function post(
 	client: VantageClient,
 	catalogId: string,
@@ -85,8 +106,8 @@ async function post(
 }
 
 /** "batch 2 of 5 (5000 records)" */
-const label = (index: number, count: number, size: number) =>
-	`batch ${index + 1} of ${count} (${recordCount(size)})`;
+const label = (index: number, batches: number, size: number) =>
+	`batch ${index + 1} of ${batches} (${count(size, 'record')})`;
 
 /**
  * Add (or replace) records in batches of `batchSize` with at most `concurrency` in flight.
@@ -176,13 +197,12 @@ export async function addRecords(
 		async (batch, index) => {
 			const what = `${label(index, replacing.length, batch.length)} of existing records`;
 			deletedFirst.delete(index);
-			await client.request({
-				...endpoints.deleteRecords(catalogId),
-				body: batch.map((r) => r.id),
-				ignoreBody: true,
-				action: `deleting ${what} from catalog "${catalogId}" to add them again`,
-				hints: CATALOG_HINTS,
-			});
+			await deleteRecordBatch(
+				client,
+				catalogId,
+				batch.map((r) => r.id),
+				`deleting ${what} from catalog "${catalogId}" to add them again`,
+			);
 			deletedFirst.add(index);
 			const body = await post(
 				client,

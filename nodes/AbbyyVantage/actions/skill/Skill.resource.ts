@@ -1,23 +1,22 @@
-import { resourceDescription } from '../resourceDescription';
+import type { OperationTable } from '../node.type';
+import { resourceOf } from '../resourceDescription';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 
-export const operations = { get, getMany };
-
-export const description = resourceDescription(
-	'skill',
-	operations,
-	{
-		get: {
-			name: 'Get',
-			description: 'Get a skill with its fields, classes or included skills',
-			action: 'Get a skill',
-		},
-		getMany: {
-			name: 'Get Many',
-			description: 'List the published skills with their ID, name and type',
-			action: 'Get many skills',
-		},
+/** The skill operations: each one's module and label. */
+export const table = {
+	get: {
+		module: get,
+		name: 'Get',
+		description: 'Get a skill with its fields, classes or included skills',
+		action: 'Get a skill',
 	},
-	'getMany',
-);
+	getMany: {
+		module: getMany,
+		name: 'Get Many',
+		description: 'List the published skills with their ID, name and type',
+		action: 'Get many skills',
+	},
+} satisfies OperationTable;
+
+export const { operations, description } = resourceOf('skill', table, 'getMany');

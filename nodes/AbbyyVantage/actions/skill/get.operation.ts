@@ -1,20 +1,15 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
-import { endpoints, type VantageClient } from '../../transport';
+import type { VantageClient } from '../../transport';
 import {
 	concurrencyOnlyOptions,
 	ITEM_CONCURRENCY,
 	readRunConcurrency,
 } from '../../params/concurrency';
 import { readSkillId, skillProperty } from '../../params/skill';
-import { SKILL_HINTS } from '../../vantage/skills';
+import { readSkill } from '../../vantage/skills';
 
 const properties: INodeProperties[] = [skillProperty, concurrencyOnlyOptions()];
 
@@ -34,13 +29,8 @@ export async function execute(
 		items,
 		async (itemIndex) => {
 			const skillId = readSkillId(this, itemIndex);
-			const skill = await client.request<IDataObject | undefined>({
-				...endpoints.getSkillInfo(skillId),
-				itemIndex,
-				action: `reading skill "${skillId}"`,
-				hints: SKILL_HINTS,
-			});
-			return { json: { ...(skill ?? {}), id: (skill?.id as string) ?? skillId } };
+			const skill = await readSkill(client, skillId, itemIndex);
+			return { json: { ...skill, id: (skill.id as string) ?? skillId } };
 		},
 		concurrency,
 	);

@@ -1,17 +1,16 @@
-import { resourceDescription } from '../resourceDescription';
+import type { OperationTable } from '../node.type';
+import { resourceOf } from '../resourceDescription';
 import * as createInvite from './createInvite.operation';
 
-export const operations = { createInvite };
-
-export const description = resourceDescription(
-	'tenant',
-	operations,
-	{
-		createInvite: {
-			name: 'Create Invite',
-			description: 'Invite someone by e-mail to create a new tenant',
-			action: 'Create a tenant invite',
-		},
+/** The tenant operations: each one's module and label. */
+export const table = {
+	createInvite: {
+		module: createInvite,
+		name: 'Create Invite',
+		description: 'Invite someone by e-mail to create a new tenant',
+		action: 'Create a tenant invite',
+		toolDescription: 'generic',
 	},
-	'createInvite',
-);
+} satisfies OperationTable;
+
+export const { operations, description } = resourceOf('tenant', table, 'createInvite');

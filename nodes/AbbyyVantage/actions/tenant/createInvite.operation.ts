@@ -14,7 +14,7 @@ import { buildMultipart } from '../../helpers/multipart';
 import { describeValue, isBlank, optionalText, requireText } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
-import { readOptions } from '../../params/options';
+import { readCollection } from '../../params/collections';
 
 /**
  * Tenant → Create Invite: CreateInvite (`POST /api/publicapi/v1/invites`, Processing API), a
@@ -144,7 +144,7 @@ async function prepare(
 	items: INodeExecutionData[],
 	itemIndex: number,
 ): Promise<Plan> {
-	const fields = readOptions(ctx, itemIndex, 'additionalFields');
+	const fields = readCollection(ctx, itemIndex, 'additionalFields');
 	const model: IDataObject = {
 		email: readEmail(ctx, itemIndex),
 		tenantName: requireText(

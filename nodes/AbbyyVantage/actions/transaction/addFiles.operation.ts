@@ -13,7 +13,7 @@ import { runPreparedPerItem } from '../../helpers/items';
 import { optionalText } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { concurrencyOption, ITEM_CONCURRENCY, readRunConcurrency } from '../../params/concurrency';
-import { readOptions, sortedOptions } from '../../params/options';
+import { readCollection, sortedOptions } from '../../params/collections';
 import {
 	imageProcessingOptions,
 	inputFilesProperties,
@@ -130,7 +130,7 @@ export async function execute(
 		this,
 		items,
 		async (itemIndex) => {
-			const options = readOptions(this, itemIndex);
+			const options = readCollection(this, itemIndex, 'options');
 			const transactionId = readTransactionId(this, itemIndex);
 			const documentId = optionalText(this, itemIndex, 'Document ID', options.documentId);
 			const imageProcessing = readImageProcessing(this, itemIndex, options);

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { runPreparedPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
 import { concurrencyOption, ITEM_CONCURRENCY, readRunConcurrency } from '../../params/concurrency';
-import { readOptions, sortedOptions } from '../../params/options';
+import { readCollection, sortedOptions } from '../../params/collections';
 import { readSkillId, skillProperty } from '../../params/skill';
 import {
 	readTransactionParameters,
@@ -53,7 +53,7 @@ export async function execute(
 		this,
 		items,
 		(itemIndex) => {
-			const options = readOptions(this, itemIndex);
+			const options = readCollection(this, itemIndex, 'options');
 			return {
 				skillId: readSkillId(this, itemIndex),
 				parameters: readTransactionParameters(this, itemIndex, options),

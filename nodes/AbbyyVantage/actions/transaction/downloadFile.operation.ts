@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { safeFileName } from '../../helpers/fileNames';
 import { runPerItem } from '../../helpers/items';
-import { endpoints, type VantageClient } from '../../transport';
+import type { VantageClient } from '../../transport';
 import {
 	concurrencyOnlyOptions,
 	ITEM_CONCURRENCY,
@@ -11,7 +11,7 @@ import {
 } from '../../params/concurrency';
 import { fileItem, outputFieldProperty, readOutputField } from '../../params/download';
 import { readTransactionId, transactionIdProperty, fileIdProperty, readFileId } from './shared';
-import { TRANSACTION_HINTS, Transactions } from '../../vantage/transactions';
+import { downloadTransactionFile, Transactions } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,
@@ -57,13 +57,7 @@ export async function execute(
 			const field = readOutputField(this, itemIndex);
 			const info = await transactions.get(transactionId, itemIndex);
 			const fileName = safeFileName(fileNameOf(info, fileId) ?? fileId);
-			const bytes = await client.request<Buffer>({
-				...endpoints.downloadFile(transactionId, fileId),
-				binary: true,
-				itemIndex,
-				action: `downloading file ${fileId} of transaction ${transactionId}`,
-				hints: TRANSACTION_HINTS,
-			});
+			const bytes = await downloadTransactionFile(client, transactionId, fileId, itemIndex);
 			return await fileItem(this, field, bytes, fileName, { transactionId, fileId });
 		},
 		concurrency,

@@ -13,7 +13,7 @@ import { keyValuesOption, readKeyValues } from '../../params/keyValues';
 import { optionalText, requireInteger, requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { choiceOptions, choiceValues } from '../../helpers/choices';
-import { readOptions, sortedOptions } from '../../params/options';
+import { filtersProperty, readCollection } from '../../params/collections';
 import { readReturnLimit, returnAllProperties } from '../../params/getMany';
 import { listTransactions, type ListFilters } from '../../vantage/lists';
 import { readSkillFilter, skillFilterProperty } from '../../params/skill';
@@ -54,77 +54,70 @@ const properties: INodeProperties[] = [
 		default: 'completed',
 	},
 	...returnAllProperties(),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: sortedOptions([
-			keyValuesOption(
-				'Document Parameters',
-				'documentParameters',
-				'Only transactions with documents carrying these registration parameters',
-			),
-			{
-				displayName: 'End Date',
-				name: 'endDate',
-				type: 'dateTime',
-				default: '',
-				description:
-					'Only transactions created up to this time (Vantage filters both lists by creation time)',
-			},
-			skillFilterProperty('skillId', 'Only transactions of this skill'),
-			{
-				displayName: 'Skill Version',
-				name: 'skillVersion',
-				type: 'number',
-				typeOptions: { minValue: 1, numberPrecision: 0 },
-				default: 1,
-				description: 'Only transactions processed by this version of the skill',
-			},
-			{
-				displayName: 'Stage',
-				name: 'stageType',
-				type: 'options',
-				options: choiceOptions(STAGES),
-				default: 'ManualReview',
-				description: 'Only active transactions at this stage',
-				displayOptions: { show: { '/list': ['active'] } },
-			},
-			{
-				displayName: 'Stage Name',
-				name: 'stageName',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Review',
-				description: 'Only active transactions at the stage of this name, as the skill names it',
-				displayOptions: { show: { '/list': ['active'] } },
-			},
-			{
-				displayName: 'Start Date',
-				name: 'startDate',
-				type: 'dateTime',
-				default: '',
-				description:
-					'Only transactions created from this time on (Vantage filters both lists by creation time)',
-			},
-			{
-				displayName: 'Status',
-				name: 'transactionStatus',
-				type: 'options',
-				options: choiceOptions(COMPLETED_STATUSES),
-				default: 'Processed',
-				description: 'Only completed transactions with this status',
-				displayOptions: { show: { '/list': ['completed'] } },
-			},
-			keyValuesOption(
-				'Transaction Parameters',
-				'transactionParameters',
-				'Only transactions carrying these registration parameters',
-			),
-		]),
-	},
+	filtersProperty([
+		keyValuesOption(
+			'Document Parameters',
+			'documentParameters',
+			'Only transactions with documents carrying these registration parameters',
+		),
+		{
+			displayName: 'End Date',
+			name: 'endDate',
+			type: 'dateTime',
+			default: '',
+			description:
+				'Only transactions created up to this time (Vantage filters both lists by creation time)',
+		},
+		skillFilterProperty('skillId', 'Only transactions of this skill'),
+		{
+			displayName: 'Skill Version',
+			name: 'skillVersion',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 1,
+			description: 'Only transactions processed by this version of the skill',
+		},
+		{
+			displayName: 'Stage',
+			name: 'stageType',
+			type: 'options',
+			options: choiceOptions(STAGES),
+			default: 'ManualReview',
+			description: 'Only active transactions at this stage',
+			displayOptions: { show: { '/list': ['active'] } },
+		},
+		{
+			displayName: 'Stage Name',
+			name: 'stageName',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Review',
+			description: 'Only active transactions at the stage of this name, as the skill names it',
+			displayOptions: { show: { '/list': ['active'] } },
+		},
+		{
+			displayName: 'Start Date',
+			name: 'startDate',
+			type: 'dateTime',
+			default: '',
+			description:
+				'Only transactions created from this time on (Vantage filters both lists by creation time)',
+		},
+		{
+			displayName: 'Status',
+			name: 'transactionStatus',
+			type: 'options',
+			options: choiceOptions(COMPLETED_STATUSES),
+			default: 'Processed',
+			description: 'Only completed transactions with this status',
+			displayOptions: { show: { '/list': ['completed'] } },
+		},
+		keyValuesOption(
+			'Transaction Parameters',
+			'transactionParameters',
+			'Only transactions carrying these registration parameters',
+		),
+	]),
 ];
 
 export const description = updateDisplayOptions(
@@ -191,7 +184,7 @@ export async function execute(
 			this.getNodeParameter('list', itemIndex),
 			choiceValues(LISTS),
 		);
-		const filters = readFilters(this, itemIndex, list, readOptions(this, itemIndex, 'filters'));
+		const filters = readFilters(this, itemIndex, list, readCollection(this, itemIndex, 'filters'));
 		const limit = readReturnLimit(this, itemIndex);
 		const found = await listTransactions(client, list, filters, limit, itemIndex);
 		return found.map((json) => ({ json }));

@@ -5,7 +5,7 @@ import { operationError } from '../../helpers/errors';
 import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
 import { concurrencyOption, readRunConcurrency } from '../../params/concurrency';
-import { readOptions, sortedOptions } from '../../params/options';
+import { readCollection, sortedOptions } from '../../params/collections';
 import { readResults, uniqueResultFileNames } from '../../vantage/results';
 import { readResultOptions, resultOptions } from '../../params/resultOptions';
 import { readTransactionId, transactionIdProperty } from './shared';
@@ -41,7 +41,11 @@ export async function execute(
 		this,
 		items,
 		async (itemIndex) => {
-			const options = readResultOptions(this, itemIndex, readOptions(this, itemIndex));
+			const options = readResultOptions(
+				this,
+				itemIndex,
+				readCollection(this, itemIndex, 'options'),
+			);
 			const transactionId = readTransactionId(this, itemIndex);
 			const info = await transactions.get(transactionId, itemIndex);
 			if (FAILED_STATUSES.includes(info.status)) throw transactions.failure(info, itemIndex);

@@ -22,7 +22,7 @@ import type { VantageClient } from '../../transport';
 import { choiceOptions, choiceValues } from '../../helpers/choices';
 import { concurrencyOption, readRunConcurrency } from '../../params/concurrency';
 import { pollOptions, readPollSettings } from '../../params/wait';
-import { readOptions, sortedOptions } from '../../params/options';
+import { readCollection, sortedOptions } from '../../params/collections';
 import { readSkillId, skillProperty } from '../../params/skill';
 import { readResults, uniqueResultFileNames, type ResultOptions } from '../../vantage/results';
 import { readResultOptions, resultOptions } from '../../params/resultOptions';
@@ -123,7 +123,7 @@ interface Plan {
 
 /** The settings of item `itemIndex` (files are added by the caller). */
 function readPlan(ctx: IExecuteFunctions, itemIndex: number, itemIndexes: number[]): Plan {
-	const options = readOptions(ctx, itemIndex);
+	const options = readCollection(ctx, itemIndex, 'options');
 	return {
 		itemIndexes,
 		skillId: readSkillId(ctx, itemIndex),
@@ -152,7 +152,11 @@ async function readItemFiles(
 	items: INodeExecutionData[],
 	itemIndex: number,
 ): Promise<InputFile[]> {
-	const imageProcessingOptions = readImageProcessing(ctx, itemIndex, readOptions(ctx, itemIndex));
+	const imageProcessingOptions = readImageProcessing(
+		ctx,
+		itemIndex,
+		readCollection(ctx, itemIndex, 'options'),
+	);
 	const files = await readDocumentFiles(
 		ctx,
 		items[itemIndex],

@@ -5,7 +5,7 @@ import { runPerItem } from '../../helpers/items';
 import type { VantageClient } from '../../transport';
 import { concurrencyOption, readRunConcurrency } from '../../params/concurrency';
 import { pollOptions, readPollSettings } from '../../params/wait';
-import { readOptions, sortedOptions } from '../../params/options';
+import { readCollection, sortedOptions } from '../../params/collections';
 import {
 	onManualReviewOption,
 	readOnManualReview,
@@ -49,7 +49,7 @@ export async function execute(
 		this,
 		items,
 		async (itemIndex) => {
-			const options = readOptions(this, itemIndex);
+			const options = readCollection(this, itemIndex, 'options');
 			const poll = readPollSettings(this, itemIndex, options, TRANSACTION_POLL);
 			const onManualReview = readOnManualReview(this, itemIndex, options);
 			const transactionId = readTransactionId(this, itemIndex);

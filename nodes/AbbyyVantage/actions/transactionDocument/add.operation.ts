@@ -17,7 +17,7 @@ import {
 	ITEM_CONCURRENCY,
 	readRunConcurrency,
 } from '../../params/concurrency';
-import { readOptions } from '../../params/options';
+import { readCollection } from '../../params/collections';
 import {
 	imageProcessingOptions,
 	readImageProcessing,
@@ -66,7 +66,7 @@ export async function execute(
 		items,
 		(itemIndex) => {
 			const transactionId = readTransactionId(this, itemIndex);
-			const fields = readOptions(this, itemIndex, 'additionalFields');
+			const fields = readCollection(this, itemIndex, 'additionalFields');
 			// Exactly the vendor's fields: anything not set is left out, not sent as a default.
 			const body: IDataObject = {};
 			if (fields.index !== undefined) {

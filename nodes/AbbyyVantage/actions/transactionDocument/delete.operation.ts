@@ -10,7 +10,7 @@ import {
 } from '../../params/concurrency';
 import { readDocumentId, readTransactionId, transactionIdProperty } from '../transaction/shared';
 import { TRANSACTION_HINTS } from '../../vantage/transactions';
-import { documentIdProperty } from './shared';
+import { documentIdProperty } from './document';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,

@@ -18,7 +18,7 @@ import {
 	readFileId,
 } from '../transaction/shared';
 import { TRANSACTION_HINTS } from '../../vantage/transactions';
-import { documentIdProperty, readDocument } from './shared';
+import { documentIdProperty, readDocument } from './document';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,

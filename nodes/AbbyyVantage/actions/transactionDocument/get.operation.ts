@@ -9,7 +9,7 @@ import {
 	readRunConcurrency,
 } from '../../params/concurrency';
 import { readDocumentId, readTransactionId, transactionIdProperty } from '../transaction/shared';
-import { documentIdProperty, readDocument } from './shared';
+import { documentIdProperty, readDocument } from './document';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,

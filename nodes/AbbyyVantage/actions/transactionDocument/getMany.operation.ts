@@ -1,13 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runPerItem } from '../../helpers/items';
-import { endpoints, type VantageClient } from '../../transport';
+import type { VantageClient } from '../../transport';
 import {
 	concurrencyOnlyOptions,
 	ITEM_CONCURRENCY,
@@ -15,7 +10,7 @@ import {
 } from '../../params/concurrency';
 import { readReturnLimit, returnAllProperties, upToLimit } from '../../params/getMany';
 import { readTransactionId, transactionIdProperty } from '../transaction/shared';
-import { TRANSACTION_HINTS } from '../../vantage/transactions';
+import { listTransactionDocuments } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,
@@ -40,12 +35,7 @@ export async function execute(
 		async (itemIndex) => {
 			const transactionId = readTransactionId(this, itemIndex);
 			const limit = readReturnLimit(this, itemIndex);
-			const documents = await client.request<IDataObject[] | undefined>({
-				...endpoints.getTransactionDocuments(transactionId),
-				itemIndex,
-				action: `listing the documents of transaction ${transactionId}`,
-				hints: TRANSACTION_HINTS,
-			});
+			const documents = await listTransactionDocuments(client, transactionId, itemIndex);
 			return upToLimit(documents, limit).map((document) => ({
 				json: { transactionId, ...document },
 			}));

@@ -6,21 +6,21 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { DEFAULT_POLL_INTERVAL_SECONDS } from '../../constants';
-import { apiError, operationError } from '../../helpers/errors';
-import { describeDuration } from '../../helpers/time';
-import { runPerItem } from '../../helpers/items';
-import { lastState, pollUntil } from '../../helpers/polling';
-import { isWaitHiccup, type VantageClient } from '../../transport';
-import { concurrencyOption, readRunConcurrency } from '../../params/concurrency';
-import { type PollDefaults, pollOptions, readPollSettings } from '../../params/wait';
-import { readOptions } from '../../params/options';
+import { DEFAULT_POLL_INTERVAL_SECONDS } from '../../../constants';
+import { apiError, operationError } from '../../../helpers/errors';
+import { describeDuration } from '../../../helpers/time';
+import { runPerItem } from '../../../helpers/items';
+import { lastState, pollUntil } from '../../../helpers/polling';
+import { isWaitHiccup, type VantageClient } from '../../../transport';
+import { concurrencyOption, readRunConcurrency } from '../../../params/concurrency';
+import { type PollDefaults, pollOptions, readPollSettings } from '../../../params/wait';
+import { readCollection } from '../../../params/collections';
 import {
 	getExportStatus,
 	TERMINAL_EXPORT_STATUSES,
 	type ExportStatus,
-} from '../../vantage/exports';
-import { readRequestId, requestIdProperty } from './shared';
+} from '../../../vantage/exports';
+import { readRequestId, requestIdProperty } from './requestId';
 
 const CONCURRENCY = { max: 100, what: 'exports', autoTasks: 100 };
 
@@ -58,7 +58,12 @@ export async function execute(
 		this,
 		items,
 		async (itemIndex) => {
-			const poll = readPollSettings(this, itemIndex, readOptions(this, itemIndex), POLL);
+			const poll = readPollSettings(
+				this,
+				itemIndex,
+				readCollection(this, itemIndex, 'options'),
+				POLL,
+			);
 			const requestId = readRequestId(this, itemIndex);
 
 			// Cancelling the execution makes pollUntil throw at once; runPerItem reports it per item.

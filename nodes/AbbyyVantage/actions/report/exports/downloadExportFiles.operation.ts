@@ -1,18 +1,18 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { INT32_MAX } from '../../constants';
-import { safeFileName } from '../../helpers/fileNames';
-import { count as countOf } from '../../helpers/text';
-import { mapConcurrent } from '../../helpers/concurrency';
-import { invalid, operationError } from '../../helpers/errors';
-import { runPerItem, type ItemOutput } from '../../helpers/items';
-import { requireInteger, requireOption } from '../../helpers/validation';
-import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
-import { fileItem, outputFieldProperty, readOutputField } from '../../params/download';
-import { getExportStatus, REPORT_ACCESS_HINTS } from '../../vantage/exports';
-import { readRequestId, requestIdProperty } from './shared';
+import { INT32_MAX } from '../../../constants';
+import { safeFileName } from '../../../helpers/fileNames';
+import { count as countOf } from '../../../helpers/text';
+import { mapConcurrent } from '../../../helpers/concurrency';
+import { invalid, operationError } from '../../../helpers/errors';
+import { runPerItem, type ItemOutput } from '../../../helpers/items';
+import { requireInteger, requireOption } from '../../../helpers/validation';
+import { endpoints, type VantageClient } from '../../../transport';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../../../params/concurrency';
+import { fileItem, outputFieldProperty, readOutputField } from '../../../params/download';
+import { getExportStatus, REPORT_ACCESS_HINTS } from '../../../vantage/exports';
+import { readRequestId, requestIdProperty } from './requestId';
 
 const CONCURRENCY = { max: 16, what: 'downloads' };
 

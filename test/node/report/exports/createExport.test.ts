@@ -1,8 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../../harness/n8n';
-import { maxInFlight, useSimulator } from '../../helpers/fixture';
-import { nodeParams } from '../../helpers/params';
+import { runNode } from '../../../harness/n8n';
+import { maxInFlight, useSimulator } from '../../../helpers/fixture';
+import { nodeParams } from '../../../helpers/params';
 
 const f = useSimulator();
 

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readBinary, runNode } from '../../harness/n8n';
-import { maxInFlight, useSimulator } from '../../helpers/fixture';
-import { nodeParams } from '../../helpers/params';
-import { sampleCsv } from '../../simulator/simulator';
-import { createExport } from './exports';
+import { readBinary, runNode } from '../../../harness/n8n';
+import { maxInFlight, useSimulator } from '../../../helpers/fixture';
+import { nodeParams } from '../../../helpers/params';
+import { sampleCsv } from '../../../simulator/simulator';
+import { createExport } from './exportkit';
 
 const f = useSimulator();
 

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { VantageClient } from '../../transport';
+import type { VantageClient } from '../../../transport';
 import { changesProperties, runChangesReport } from './changesReport';
-import { IMAGE_FILTERS, MANUAL_REVIEW_FILTERS, PERIOD, type QaFilter } from './qaFilters';
-import { DOCUMENTS_REPORT } from './qaReports';
+import { IMAGE_FILTERS, MANUAL_REVIEW_FILTERS, PERIOD, type QaFilter } from './filters';
+import { DOCUMENTS_REPORT } from './reports';
 
 /**
  * Report → Get Document Changes: GetDocumentsAsCsv, one row per document of a Process skill's

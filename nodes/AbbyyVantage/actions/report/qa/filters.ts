@@ -5,17 +5,17 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { checkDateOrder, optionalUtcDateTime, toUtcDateTime } from '../../helpers/dates';
-import { invalid } from '../../helpers/errors';
+import { checkDateOrder, optionalUtcDateTime, toUtcDateTime } from '../../../helpers/dates';
+import { invalid } from '../../../helpers/errors';
 import {
 	describeValue,
 	isBlank,
 	locatorValue,
 	optionalText,
 	requireText,
-} from '../../helpers/validation';
-import { readOptions, sortedOptions } from '../../params/options';
-import { skillFilterProperty, skillProperty } from '../../params/skill';
+} from '../../../helpers/validation';
+import { filtersProperty, readCollection } from '../../../params/collections';
+import { skillFilterProperty, skillProperty } from '../../../params/skill';
 
 /**
  * The query parameters of the QA reports, as data: each operation declares the filters it offers
@@ -235,14 +235,7 @@ export function qaParameters(filters: QaFilter[]): INodeProperties[] {
 
 /** The Filters collection of an operation: the optional filters of its table. */
 export function qaFilters(filters: QaFilter[]): INodeProperties {
-	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: sortedOptions(filters.filter(inFilters).map(property)),
-	};
+	return filtersProperty(filters.filter(inFilters).map(property));
 }
 
 /** One of `allowed`, matched regardless of case and given in Vantage's spelling; empty: any. */
@@ -293,7 +286,7 @@ export function readQaQuery(
 	itemIndex: number,
 	filters: QaFilter[],
 ): IDataObject {
-	const set = readOptions(ctx, itemIndex, 'filters');
+	const set = readCollection(ctx, itemIndex, 'filters');
 	const query: IDataObject = {};
 	for (const filter of filters) {
 		const value = readFilter(ctx, itemIndex, filter, set);

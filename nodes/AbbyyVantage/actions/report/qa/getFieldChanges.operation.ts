@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { VantageClient } from '../../transport';
+import type { VantageClient } from '../../../transport';
 import { changesProperties, runChangesReport } from './changesReport';
 import {
 	IMAGE_FILTERS,
@@ -9,8 +9,8 @@ import {
 	PERIOD,
 	PROCESS_SKILL,
 	type QaFilter,
-} from './qaFilters';
-import { FIELDS_REPORT } from './qaReports';
+} from './filters';
+import { FIELDS_REPORT } from './reports';
 
 /**
  * Report → Get Field Changes: GetFieldsAsCsv, one row per extracted field, as items or as the

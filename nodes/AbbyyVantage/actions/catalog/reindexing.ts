@@ -1,48 +1,17 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
 import { DEFAULT_POLL_INTERVAL_SECONDS } from '../../constants';
 import { apiError, operationError } from '../../helpers/errors';
 import { lastState, pollUntil, type PollSettings } from '../../helpers/polling';
 import { describeDuration } from '../../helpers/time';
-import { requirePathParameter } from '../../helpers/validation';
 import { endpoints, isWaitHiccup, type VantageClient } from '../../transport';
 import { defaultPollSettings, type PollDefaults } from '../../params/wait';
+import { CATALOG_HINTS } from '../../vantage/catalogs';
 
-export const catalogProperty: INodeProperties = {
-	displayName: 'Catalog',
-	name: 'catalogId',
-	type: 'resourceLocator',
-	required: true,
-	default: { mode: 'list', value: '' },
-	description: 'The data catalog. Its ID is its name, which may contain spaces or slashes.',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a catalog...',
-			typeOptions: { searchListMethod: 'searchCatalogs', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. Vendors',
-		},
-	],
-};
-
-/** "1 record", "2 records": counts in messages and labels. */
-export const recordCount = (count: number): string => `${count} record${count === 1 ? '' : 's'}`;
-
-/** Advice for a 404 on any catalog request. */
-export const CATALOG_HINTS = { 404: 'Check the Catalog: its ID is the catalog’s name.' };
-
-export function readCatalogId(ctx: IExecuteFunctions, itemIndex: number): string {
-	const value = ctx.getNodeParameter('catalogId', itemIndex, '', { extractValue: true });
-	// A catalog id is a name and is sent exactly as given, spaces included.
-	return requirePathParameter(ctx, itemIndex, 'Catalog', value, { trim: false });
-}
+/**
+ * A catalog's reindex (StartCatalogReindex, GetReindexOperation): started and waited for by
+ * Catalog → Reindex, and after Catalog Record → Add, Sync and Delete.
+ */
 
 export const REINDEX_POLL: PollDefaults = {
 	intervalSeconds: DEFAULT_POLL_INTERVAL_SECONDS,

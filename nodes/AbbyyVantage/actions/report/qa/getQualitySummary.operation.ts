@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { runPreparedPerItem, type ItemOutput } from '../../helpers/items';
+import { runPreparedPerItem, type ItemOutput } from '../../../helpers/items';
 import {
 	documentColumns,
 	DocumentsTally,
@@ -18,11 +18,11 @@ import {
 	namesTypes,
 	ownType,
 	type DocumentType,
-} from '../../helpers/qualitySummary';
-import { eachReportRow, findColumn } from '../../helpers/reportRows';
-import { requireOption } from '../../helpers/validation';
-import type { VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
+} from '../../../helpers/qualitySummary';
+import { eachReportRow, findColumn } from '../../../helpers/reportRows';
+import { requireOption } from '../../../helpers/validation';
+import type { VantageClient } from '../../../transport';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../../../params/concurrency';
 import {
 	IMAGE_FILTERS,
 	PERIOD,
@@ -31,8 +31,8 @@ import {
 	qaParameters,
 	readQaQuery,
 	type QaFilter,
-} from './qaFilters';
-import { DOCUMENTS_REPORT, explainEmptyReport, FIELDS_REPORT, readQaReport } from './qaReports';
+} from './filters';
+import { DOCUMENTS_REPORT, explainEmptyReport, FIELDS_REPORT, readQaReport } from './reports';
 
 /**
  * Report → Get Quality Summary: for a period and a Process skill, per document type how many
@@ -75,7 +75,7 @@ const properties: INodeProperties[] = [
 		],
 		default: 'typesAndFields',
 		description:
-			'Each item has `level`: "total", "documentType" or "field". Straight-through: documents that did not go through Manual Review; reviewed ones are split into unchanged, corrected and type changed. Field accuracy as ABBYY defines it: correct ÷ (correct + recognition issue + located incorrectly + not detected), for fields in the document. Percentages are 0–100, e.g. for an IF node: straightThroughPercent < 85.',
+			'Each item has `level`: "total", "documentType" or "field". Straight-through: documents that did not go through Manual Review; reviewed ones are split into unchanged, corrected and type changed. Field accuracy as ABBYY defines it: correct ÷ (correct + recognition issue + located incorrectly + not detected), over every field instance (a value found for a field the document does not have is an error, a field rightly left empty is correct). Percentages are 0–100, e.g. for an IF node: straightThroughPercent < 85.',
 	},
 	qaFilters(FILTERS),
 	concurrencyOnlyOptions(CONCURRENCY),

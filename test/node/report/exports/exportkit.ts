@@ -1,7 +1,7 @@
-import { runNode } from '../../harness/n8n';
-import type { SimulatorFixture } from '../../helpers/fixture';
-import { nodeParams } from '../../helpers/params';
-import type { ExportScript } from '../../simulator/simulator';
+import { runNode } from '../../../harness/n8n';
+import type { SimulatorFixture } from '../../../helpers/fixture';
+import { nodeParams } from '../../../helpers/params';
+import type { ExportScript } from '../../../simulator/simulator';
 
 /** An export created through the node (Create Export), following `script` in the simulator. */
 export async function createExport(f: SimulatorFixture, script?: ExportScript): Promise<string> {

@@ -1,9 +1,9 @@
-import { readBinary, runNode, simulatorCredentials } from '../../harness/n8n';
-import { api, token } from '../../helpers/http';
-import { useSimulator } from '../../helpers/fixture';
-import { qaParams, rl } from '../../helpers/params';
-import { seedQualityScenario } from '../../simulator/qualitykit';
-import { FIXTURE } from '../../simulator/simulator';
+import { readBinary, runNode, simulatorCredentials } from '../../../harness/n8n';
+import { api, token } from '../../../helpers/http';
+import { useSimulator } from '../../../helpers/fixture';
+import { qaParams, rl } from '../../../helpers/params';
+import { seedQualityScenario } from '../../../simulator/qualitykit';
+import { FIXTURE } from '../../../simulator/simulator';
 
 const f = useSimulator();
 
@@ -36,7 +36,7 @@ describe('Get Document Changes', () => {
 				ImageSource: 'Pdf',
 				DocumentSkillChanged: false,
 				NumberOfExportedFields: 6,
-				NumberOfChangedFields: 3,
+				NumberOfChangedFields: 4,
 			},
 			pairedItem: { item: 0 },
 		});

@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { runPerItem } from '../../helpers/items';
-import type { VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
-import { getExportStatus } from '../../vantage/exports';
-import { readRequestId, requestIdProperty } from './shared';
+import { runPerItem } from '../../../helpers/items';
+import type { VantageClient } from '../../../transport';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../../../params/concurrency';
+import { getExportStatus } from '../../../vantage/exports';
+import { readRequestId, requestIdProperty } from './requestId';
 
 const CONCURRENCY = { max: 32, what: 'items' };
 

@@ -5,23 +5,23 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { CsvCheck } from '../../helpers/csv';
-import { runPreparedPerItem, type ItemOutput } from '../../helpers/items';
-import { eachReportRow } from '../../helpers/reportRows';
-import { requireOption } from '../../helpers/validation';
-import type { VantageClient } from '../../transport';
+import { CsvCheck } from '../../../helpers/csv';
+import { runPreparedPerItem, type ItemOutput } from '../../../helpers/items';
+import { eachReportRow } from '../../../helpers/reportRows';
+import { requireOption } from '../../../helpers/validation';
+import type { VantageClient } from '../../../transport';
 import {
 	concurrencyOnlyOptions,
 	readRunConcurrency,
 	type ConcurrencyLimits,
-} from '../../params/concurrency';
-import { outputFieldProperty, readOutputField } from '../../params/download';
-import { readReturnLimit, returnAllProperties } from '../../params/getMany';
-import { qaFilters, qaParameters, readQaQuery, type QaFilter } from './qaFilters';
-import { explainEmptyReport, readQaReport, type QaReport } from './qaReports';
+} from '../../../params/concurrency';
+import { outputFieldProperty, readOutputField } from '../../../params/download';
+import { readReturnLimit, returnAllProperties } from '../../../params/getMany';
+import { qaFilters, qaParameters, readQaQuery, type QaFilter } from './filters';
+import { explainEmptyReport, readQaReport, type QaReport } from './reports';
 
 /**
- * What Get Document Changes and Get Field Changes share: one QA report (see ./qaReports.ts and ./qaFilters.ts),
+ * What Get Document Changes and Get Field Changes share: one QA report (see ./reports.ts and ./filters.ts),
  * output either as one item per row with typed values (up to Limit), or as the CSV file itself in
  * a binary field, streamed into n8n's binary data so that memory does not grow with the report
  * (n8n's filesystem and S3 modes; its in-memory mode holds every binary whole anyway).

@@ -7,15 +7,15 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { checkDateOrder, optionalUtcDateTime, toUtcDateTime } from '../../helpers/dates';
-import { apiError, invalid } from '../../helpers/errors';
-import { runPreparedPerItem } from '../../helpers/items';
-import { optionalText } from '../../helpers/validation';
-import { endpoints, type VantageClient } from '../../transport';
-import { concurrencyOnlyOptions, readRunConcurrency } from '../../params/concurrency';
-import { readOptions } from '../../params/options';
-import { readSkillFilter, skillFilterProperty } from '../../params/skill';
-import { REPORT_ACCESS_HINTS } from '../../vantage/exports';
+import { checkDateOrder, optionalUtcDateTime, toUtcDateTime } from '../../../helpers/dates';
+import { apiError, invalid } from '../../../helpers/errors';
+import { runPreparedPerItem } from '../../../helpers/items';
+import { optionalText } from '../../../helpers/validation';
+import { endpoints, type VantageClient } from '../../../transport';
+import { concurrencyOnlyOptions, readRunConcurrency } from '../../../params/concurrency';
+import { readCollection } from '../../../params/collections';
+import { readSkillFilter, skillFilterProperty } from '../../../params/skill';
+import { REPORT_ACCESS_HINTS } from '../../../vantage/exports';
 
 const CONCURRENCY = { max: 8, what: 'exports' };
 
@@ -79,7 +79,7 @@ export async function execute(
 		this,
 		items,
 		(itemIndex) => {
-			const fields = readOptions(this, itemIndex, 'additionalFields');
+			const fields = readCollection(this, itemIndex, 'additionalFields');
 			const startDate = toUtcDateTime(
 				this,
 				itemIndex,

@@ -1,8 +1,8 @@
-import { readBinary, runNode } from '../../harness/n8n';
-import { useSimulator } from '../../helpers/fixture';
-import { qaParams, rl } from '../../helpers/params';
-import { seedQualityScenario } from '../../simulator/qualitykit';
-import { FIXTURE } from '../../simulator/simulator';
+import { readBinary, runNode } from '../../../harness/n8n';
+import { useSimulator } from '../../../helpers/fixture';
+import { qaParams, rl } from '../../../helpers/params';
+import { seedQualityScenario } from '../../../simulator/qualitykit';
+import { FIXTURE } from '../../../simulator/simulator';
 
 const f = useSimulator();
 
@@ -22,7 +22,7 @@ describe('Get Field Changes', () => {
 				['Currency', true, false, false, false, true],
 				['PONumbers', false, false, false, true, true],
 				['Vendor/Name', false, false, true, false, true],
-				['Vendor/VatId', true, false, false, false, false],
+				['Vendor/VatId', false, false, true, false, false],
 				['LineItems/Description', true, false, false, false, false],
 				['LineItems/Quantity', true, false, false, false, false],
 				['LineItems/Amount', true, false, false, false, false],

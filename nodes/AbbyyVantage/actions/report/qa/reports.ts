@@ -1,16 +1,17 @@
 import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { CsvFormatError } from '../../helpers/csv';
-import { operationError } from '../../helpers/errors';
-import { endpoints, type Endpoint, type VantageClient } from '../../transport';
-import { readStreamed, type StreamedBody } from '../../transport/stream';
-import { REPORT_ACCESS_HINTS } from '../../vantage/exports';
+import { CsvFormatError } from '../../../helpers/csv';
+import { operationError } from '../../../helpers/errors';
+import { endpoints, type Endpoint, type VantageClient } from '../../../transport';
+import { readStreamed, type StreamedBody } from '../../../transport/stream';
+import { REPORT_ACCESS_HINTS } from '../../../vantage/exports';
+import { readSkill } from '../../../vantage/skills';
 
 /**
  * The QA reports of the Analytics Reporting Warehouse (Reporting API v2): GetDocumentsAsCsv, one
  * row per document of a Process skill's transactions, and GetFieldsAsCsv, one row per extracted
- * field. Both are CSV with a header row, filtered by the query (./qaFilters.ts), and read as they
+ * field. Both are CSV with a header row, filtered by the query (./filters.ts), and read as they
  * stream in.
  */
 
@@ -105,11 +106,12 @@ export async function explainEmptyReport(
 	if (typeof skillId !== 'string' || skillId === '') return;
 	let skill: IDataObject | undefined;
 	try {
-		skill = await client.request<IDataObject | undefined>({
-			...endpoints.getSkillInfo(skillId),
+		skill = await readSkill(
+			client,
+			skillId,
 			itemIndex,
-			action: `checking the Process skill "${skillId}" of an empty report`,
-		});
+			`checking the Process skill "${skillId}" of an empty report`,
+		);
 	} catch (error) {
 		if (error instanceof NodeApiError && error.httpCode === '404') {
 			throw operationError(

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requirePathParameter } from '../../helpers/validation';
+import { requirePathParameter } from '../../../helpers/validation';
 
 export const requestIdProperty: INodeProperties = {
 	displayName: 'Request ID',

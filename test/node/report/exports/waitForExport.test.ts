@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from '../../harness/n8n';
-import { useSimulator } from '../../helpers/fixture';
-import { nodeParams } from '../../helpers/params';
-import { createExport } from './exports';
+import { runNode } from '../../../harness/n8n';
+import { useSimulator } from '../../../helpers/fixture';
+import { nodeParams } from '../../../helpers/params';
+import { createExport } from './exportkit';
 
 const f = useSimulator();
 

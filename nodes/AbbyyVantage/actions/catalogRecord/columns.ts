@@ -5,41 +5,18 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { LISTED_IDS, MAX_RECORDS_PER_REQUEST } from '../../constants';
 import { invalid } from '../../helpers/errors';
 import { perItemReader } from '../../helpers/parameters';
 import { toColumnStrings, type CatalogColumn } from '../../helpers/recordValues';
-import { describeValue, isBlank, requireInteger } from '../../helpers/validation';
+import { describeValue, isBlank } from '../../helpers/validation';
 import { RECORD_ID_FIELD } from '../../methods/resourceMapping';
-import { endpoints, type VantageClient } from '../../transport';
-import { CATALOG_HINTS } from '../catalog/shared';
-import { readConcurrency } from '../../params/concurrency';
-import { readOptions } from '../../params/options';
-
-/** An item whose record ID was dropped as a duplicate, and the item whose occurrence was kept. */
-export interface Duplicate extends IDataObject {
-	item: number;
-	id: string;
-	keptItem: number | null;
-}
+import type { VantageClient } from '../../transport';
+import { readCatalog } from '../../vantage/catalogs';
 
 /**
- * `duplicatesRemoved` of Add, Sync and Delete, one shape: `count`, the occurrences dropped (each
- * ID still goes to Vantage once); `ids`, the IDs that came more than once; `items`, the items whose
- * occurrence was dropped, each with the item whose occurrence was kept. Lists hold the first
- * LISTED_IDS, by ID and by item; the count is complete.
+ * Add's and Sync's Columns mapper, and the input items read through it as records of the
+ * catalog's columns.
  */
-export function duplicatesRemoved(
-	count: number,
-	ids: Iterable<string>,
-	items: Duplicate[],
-): IDataObject {
-	return {
-		count,
-		ids: [...new Set(ids)].sort().slice(0, LISTED_IDS),
-		items: [...items].sort((a, b) => a.item - b.item).slice(0, LISTED_IDS),
-	};
-}
 
 /**
  * Add with Map Automatically: where the record ID comes from. Shown below the mapper in that mode
@@ -144,23 +121,21 @@ export class CatalogColumns {
 	async of(catalogId: string, itemIndex: number): Promise<CatalogShape> {
 		let entry = this.cache.get(catalogId);
 		if (!entry) {
-			entry = this.client
-				.request<IDataObject | undefined>({
-					...endpoints.getCatalog(catalogId),
-					itemIndex,
-					action: `reading the columns of catalog "${catalogId}"`,
-					hints: CATALOG_HINTS,
-				})
-				.then((catalog) => ({
-					columns: (Array.isArray(catalog?.columns) ? (catalog.columns as IDataObject[]) : [])
-						.filter((c) => typeof c.name === 'string')
-						.map((c) => ({
-							name: c.name as string,
-							type: String(c.type ?? 'Text'),
-							notEmpty: c.notEmpty === true,
-						})),
-					rowCount: typeof catalog?.rowCount === 'number' ? catalog.rowCount : 0,
-				}));
+			entry = readCatalog(
+				this.client,
+				catalogId,
+				itemIndex,
+				`reading the columns of catalog "${catalogId}"`,
+			).then((catalog) => ({
+				columns: (Array.isArray(catalog.columns) ? (catalog.columns as IDataObject[]) : [])
+					.filter((c) => typeof c.name === 'string')
+					.map((c) => ({
+						name: c.name as string,
+						type: String(c.type ?? 'Text'),
+						notEmpty: c.notEmpty === true,
+					})),
+				rowCount: typeof catalog.rowCount === 'number' ? catalog.rowCount : 0,
+			}));
 			this.cache.set(catalogId, entry);
 		}
 		const shape = await entry;
@@ -296,37 +271,4 @@ function columnNames(columns: CatalogColumn[]): Set<string> {
 		columnSets.set(columns, names);
 	}
 	return names;
-}
-
-/** The Batch Size option of every operation that writes records or deletes IDs. */
-export function batchSizeOption(what: 'Records' | 'IDs'): INodeProperties {
-	return {
-		displayName: 'Batch Size',
-		name: 'batchSize',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_RECORDS_PER_REQUEST },
-		default: MAX_RECORDS_PER_REQUEST,
-		description: `${what} per request (1–${MAX_RECORDS_PER_REQUEST}, the most Vantage accepts)`,
-	};
-}
-
-/** Read once per execution (item 0). */
-export function readBatchSize(ctx: IExecuteFunctions, options: IDataObject): number {
-	return options.batchSize === undefined
-		? MAX_RECORDS_PER_REQUEST
-		: requireInteger(ctx, 0, 'Batch Size', options.batchSize, 1, MAX_RECORDS_PER_REQUEST);
-}
-
-/** Add and Sync: how many write requests are in flight at once. */
-export const WRITE_CONCURRENCY = { max: 16, what: 'requests' };
-
-/** Read once per execution (item 0): they shape the whole run. */
-export function readWriteSettings(ctx: IExecuteFunctions, client: VantageClient) {
-	const options = readOptions(ctx, 0);
-	return {
-		batchSize: readBatchSize(ctx, options),
-		concurrency: readConcurrency(ctx, options, WRITE_CONCURRENCY, client),
-		ignoreUnknownFields: options.ignoreUnknownFields === true,
-		options,
-	};
 }

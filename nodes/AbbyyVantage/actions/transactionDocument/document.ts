@@ -3,6 +3,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { endpoints, type VantageClient } from '../../transport';
 import { TRANSACTION_HINTS } from '../../vantage/transactions';
 
+/** The Document ID parameter, and reading one document of a transaction. */
+
 export const documentIdProperty: INodeProperties = {
 	displayName: 'Document ID',
 	name: 'documentId',
