@@ -131,7 +131,11 @@ describe('every n8n-workflow line: 2.41, 1.120.31 (n8n 1.123) and 1.83.0 (n8n 1.
 		const nodes = oldest.fingerprint.nodes as Array<{
 			description: { name: string; outputs: unknown };
 		}>;
-		expect(nodes.map((n) => n.description.name)).toEqual(['abbyyVantage', 'abbyyVantageTrigger']);
+		expect(nodes.map((n) => n.description.name)).toEqual([
+			'abbyyVantage',
+			'abbyyVantageInstantTrigger',
+			'abbyyVantageTrigger',
+		]);
 		for (const node of nodes) expect(node.description.outputs).toEqual(['main']);
 	});
 

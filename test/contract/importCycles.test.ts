@@ -9,11 +9,12 @@ describe('no import circle under nodes/ and credentials/', () => {
 	const { paths, graph } = packageImports();
 	const circles = circlesOf(graph);
 
-	test('the scan reads the package: both nodes, the transport and the credential', () => {
+	test('the scan reads the package: the three nodes, the transport and the credential', () => {
 		expect(paths).toEqual(
 			expect.arrayContaining([
 				'nodes/AbbyyVantage/AbbyyVantage.node.ts',
 				'nodes/AbbyyVantageTrigger/AbbyyVantageTrigger.node.ts',
+				'nodes/AbbyyVantageInstantTrigger/AbbyyVantageInstantTrigger.node.ts',
 				'nodes/AbbyyVantage/transport/index.ts',
 				'credentials/AbbyyVantageApi.credentials.ts',
 			]),

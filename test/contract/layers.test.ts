@@ -14,7 +14,16 @@ const NEVER: Array<[string, string[], string]> = [
 		[`${NODE}actions/`],
 		'the trigger shares concepts and parameters with the action node, not its operations',
 	],
-	[NODE, ['nodes/AbbyyVantageTrigger/'], 'the action node knows nothing of the trigger'],
+	[
+		'nodes/AbbyyVantageInstantTrigger/',
+		[`${NODE}actions/`, 'nodes/AbbyyVantageTrigger/'],
+		'the instant trigger shares concepts, parameters and the record of deliveries (vantage/deliveries.ts) with the polling trigger, not its code',
+	],
+	[
+		NODE,
+		['nodes/AbbyyVantageTrigger/', 'nodes/AbbyyVantageInstantTrigger/'],
+		'the action node knows nothing of the triggers',
+	],
 	[
 		`${NODE}agent/`,
 		[`${NODE}actions/`, `${NODE}params/`, `${NODE}vantage/`, `${NODE}transport/`],

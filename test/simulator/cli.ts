@@ -5,9 +5,14 @@
  *   npm run simulator -- --port 4567 [--latency 20] [--token-lifetime 3600] [--quiet-log]
  *     [--files-response empty|list] [--delete-grace 100] [--max-records-per-catalog 500000]
  *     [--record-upsert replace|reject] [--max-in-flight 8 [--retry-after 1]]
+ *     [--custom-activity beforeReview,afterReview [--custom-activity-allow-http]]
+ * `--custom-activity` places the shipped Custom-activity script (custom-activity/n8n-events.js)
+ * before and/or after Review in every skill's flow; `--custom-activity-allow-http` lets it call
+ * plain http:// on loopback (a test-only deviation). Secrets and the rest: the control API
+ * (`POST /__simulator/secrets`, `POST /__simulator/custom-activity`, see ./control.ts).
  * Prints one line `listening <url>` once ready; stop it with Ctrl-C (SIGINT) or SIGTERM.
  */
-import { FIXTURE, VantageSimulator } from './simulator';
+import { FIXTURE, VantageSimulator, type Placement } from './simulator';
 
 function arg(name: string): string | undefined {
 	const i = process.argv.indexOf(`--${name}`);
@@ -32,6 +37,13 @@ async function main(): Promise<void> {
 		simulator.setRateLimit({
 			maxInFlight: Number(maxInFlight),
 			...(retryAfter !== undefined ? { retryAfter } : {}),
+		});
+	}
+	const placements = arg('custom-activity');
+	if (placements !== undefined) {
+		simulator.configureCustomActivity({
+			placements: placements.split(',').map((p) => p.trim() as Placement),
+			allowPlainHttpOnLoopback: process.argv.includes('--custom-activity-allow-http'),
 		});
 	}
 	const url = await simulator.start();

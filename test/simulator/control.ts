@@ -6,6 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 
+import type { CustomActivityConfig } from './customActivity/activities';
 import type { Fault } from './faults';
 import type { RouteId } from './http';
 import type { Outcome, SeedOptions } from './processing/lifecycle';
@@ -46,6 +47,16 @@ function command(
 		res.end(text);
 		return true;
 	};
+	// Commands with a transaction id in the path (percent-encoded or not).
+	const byTransaction = /^GET \/__simulator\/(event-log|custom-activity\/runs)\/([^/]+)$/.exec(
+		name,
+	);
+	if (byTransaction) {
+		const id = decodeURIComponent(byTransaction[2]);
+		return byTransaction[1] === 'event-log'
+			? ok(sim.transactionEventLog(id))
+			: ok(sim.customActivityRuns(id));
+	}
 	switch (name) {
 		case 'GET /__simulator/requests':
 			return ok(sim.requests);
@@ -139,6 +150,35 @@ function command(
 			});
 			return ok({ transactionIds });
 		}
+		case 'POST /__simulator/custom-activity':
+			// { placements: ['beforeReview' | 'afterReview'], skillIds?, source?, timeScale?,
+			//   allowPlainHttpOnLoopback?, trustedCertificates?, missingSecret?,
+			//   missingRegistrationParameter?, concurrency? }: see CustomActivityConfig.
+			sim.configureCustomActivity(body as unknown as CustomActivityConfig);
+			return ok();
+		case 'DELETE /__simulator/custom-activity':
+			sim.configureCustomActivity({ placements: [] });
+			return ok();
+		case 'POST /__simulator/secrets': {
+			// { secrets: { name: value | null }, tenantId? }: set (null: delete) a tenant's secrets.
+			const secrets = body.secrets;
+			if (!secrets || typeof secrets !== 'object' || Array.isArray(secrets))
+				throw new Error('secrets must be an object of names and values');
+			sim.setSecrets(
+				secrets as Record<string, string | null>,
+				typeof body.tenantId === 'string' ? body.tenantId : undefined,
+			);
+			return ok();
+		}
+		case 'DELETE /__simulator/secrets':
+			// { tenantId? }: delete every secret of the tenant (default the fixture tenant).
+			sim.clearSecrets(typeof body.tenantId === 'string' ? body.tenantId : undefined);
+			return ok();
+		case 'GET /__simulator/custom-activity/runs':
+			return ok(sim.customActivityRuns());
+		case 'DELETE /__simulator/custom-activity/runs':
+			sim.clearCustomActivityRuns();
+			return ok();
 		case 'POST /__simulator/complete-transaction':
 			sim.completeTransaction(String(body.transactionId), body.outcome as Outcome | undefined);
 			return ok();

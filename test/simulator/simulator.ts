@@ -25,11 +25,12 @@ import {
 } from './catalogs/store';
 import { controlPlane } from './control';
 import type { Fault } from './faults';
+import type { ActivityRun, CustomActivityConfig } from './customActivity/activities';
 import { FIXTURE } from './fixture';
 import type { RouteId } from './http';
 import type { LoggedRequest } from './log';
 import { Processing, type Outcome, type SeedOptions } from './processing/lifecycle';
-import type { TransactionScript } from './processing/state';
+import type { EventLogEntry, TransactionScript } from './processing/state';
 import { transactionRecord, type TransactionRecord } from './processing/view';
 import { OAuthGrants } from './oauth';
 import { AuthArea } from './routes/auth';
@@ -68,7 +69,15 @@ export type { RouteId } from './http';
 export type { LoggedRequest } from './log';
 export type { RecordUpsert, StoredRecord } from './catalogs/store';
 export type { Outcome, SeedOptions } from './processing/lifecycle';
-export type { KeyValue, Pace, TransactionScript } from './processing/state';
+export type {
+	EventLogEntry,
+	KeyValue,
+	Pace,
+	Placement,
+	TransactionScript,
+} from './processing/state';
+export type { ActivityRun, CustomActivityConfig } from './customActivity/activities';
+export type { SentRequest } from './customActivity/runner';
 export type { TransactionRecord } from './processing/view';
 export type { ReindexScript } from './routes/catalogs';
 export type { ExportScript } from './routes/reporting';
@@ -142,6 +151,7 @@ export class VantageSimulator {
 	}
 
 	async stop(): Promise<void> {
+		await this.processing.stop();
 		await this.core.stop();
 	}
 
@@ -384,9 +394,61 @@ export class VantageSimulator {
 		this.processing.setDefaultScript(script);
 	}
 
-	/** Finish a transaction now (default Processed), whatever its script says. */
+	/**
+	 * Finish a transaction now (default Processed), whatever its script says. With Custom
+	 * activities, Processed runs those not run yet first (see processing/lifecycle.ts complete).
+	 */
 	completeTransaction(id: string, outcome?: Outcome): void {
 		this.processing.complete(id, outcome);
+	}
+
+	// ------------------------------------------------------------ Custom activities
+
+	/**
+	 * Place a Custom activity in the skills' flow: before Review, after Review or both, for every
+	 * skill or `skillIds`; it runs the shipped script (custom-activity/n8n-events.js, its event
+	 * line changed before Review) or `source`, in Node's vm (see customActivity/). Transactions
+	 * started from now on follow it; `{ placements: [] }` removes it. Throws on a bad config.
+	 */
+	configureCustomActivity(config: CustomActivityConfig): void {
+		this.processing.activities.configure(config);
+	}
+
+	/**
+	 * Set secrets (Configuration → Environment Variables) of a tenant (default the fixture
+	 * tenant), as Context.GetSecret reads them; a null value deletes one.
+	 */
+	setSecrets(secrets: Record<string, string | null>, tenantId?: string): void {
+		this.processing.activities.setSecrets(secrets, tenantId);
+	}
+
+	/** Delete every secret of a tenant (default the fixture tenant). */
+	clearSecrets(tenantId?: string): void {
+		this.processing.activities.clearSecrets(tenantId);
+	}
+
+	/** A transaction's event log (copies): its Custom activities' starts, lines, ends, failures. */
+	transactionEventLog(id: string): EventLogEntry[] {
+		const tx = this.processing.store.get(id);
+		if (!tx) throw new Error(`no transaction ${id}`);
+		return tx.eventLog.map((entry) => ({ ...entry }));
+	}
+
+	/** Every Custom-activity run so far (copies), or those of one transaction, in start order. */
+	customActivityRuns(transactionId?: string): ActivityRun[] {
+		return this.processing.activities.runs
+			.filter((run) => transactionId === undefined || run.transactionId === transactionId)
+			.map((run) => structuredClone(run));
+	}
+
+	/** Forget the Custom-activity runs recorded so far. */
+	clearCustomActivityRuns(): void {
+		this.processing.activities.clearRuns();
+	}
+
+	/** Resolves once no Custom-activity script is running. */
+	async customActivitiesSettled(): Promise<void> {
+		await this.processing.activities.settled();
 	}
 
 	/**

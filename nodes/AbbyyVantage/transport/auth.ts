@@ -6,6 +6,7 @@ import type {
 	ILoadOptionsFunctions,
 	INode,
 	IPollFunctions,
+	IWebhookFunctions,
 } from 'n8n-workflow';
 
 import { baseUrlProblem, redact, TEST_PATH } from '../../../credentials/AbbyyVantageApi.endpoints';
@@ -22,7 +23,7 @@ export const VANTAGE_API = 'abbyyVantageApi';
 export const VANTAGE_PKCE = 'abbyyVantageOAuth2Api';
 export type CredentialType = typeof VANTAGE_API | typeof VANTAGE_PKCE;
 
-type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IWebhookFunctions;
 
 /**
  * The credential type the node's Authentication parameter chose (workflows saved before it

@@ -7,6 +7,7 @@ import type {
 	ILoadOptionsFunctions,
 	INode,
 	IPollFunctions,
+	IWebhookFunctions,
 	NodeApiError,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -77,7 +78,7 @@ export interface VantageRequest extends Endpoint {
 	hints?: Partial<Record<number, string>>;
 }
 
-type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IWebhookFunctions;
 
 /** A request body that is not JSON: a multipart upload as bytes or as a stream. */
 export interface UploadBody {

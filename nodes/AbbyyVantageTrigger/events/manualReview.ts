@@ -1,7 +1,9 @@
 import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/params/skill';
+import { TRANSACTION_EVENTS } from '../../AbbyyVantage/params/transactionEvents';
 import { listTransactions } from '../../AbbyyVantage/vantage/lists';
+import { reviewItems } from '../../AbbyyVantage/vantage/transactionEvents';
 import { Transactions } from '../../AbbyyVantage/vantage/transactions';
 import { deliver } from '../delivery';
 import {
@@ -25,8 +27,8 @@ const properties: INodeProperties[] = [
  * transaction entering review, with its manual review link (read from the transaction).
  */
 export const manualReview = {
-	name: 'Transaction Awaiting Manual Review',
-	description: 'A transaction entered Manual Review; the item carries its review link',
+	name: TRANSACTION_EVENTS.manualReview.name,
+	description: TRANSACTION_EVENTS.manualReview.description,
 	properties,
 	async poll(ctx, client, start) {
 		const skillId = readSkillFilter(
@@ -48,20 +50,10 @@ export const manualReview = {
 			),
 		);
 		const transactions = new Transactions(ctx, client);
-		const build = async (e: ListedEvent): Promise<INodeExecutionData[]> => {
-			// The list does not carry the one-time link; the transaction does.
-			const info = await transactions.get(e.id);
-			return [
-				{
-					json: {
-						...e.item,
-						transactionId: e.id,
-						status: info.status,
-						manualReviewLink: info.manualReviewLink ?? (e.item.manualReviewLink as string) ?? null,
-					},
-				},
-			];
-		};
+		// The list does not carry the one-time link; the transaction does. The items the Instant
+		// Trigger gives the same transaction (vantage/transactionEvents.ts).
+		const build = async (e: ListedEvent): Promise<INodeExecutionData[]> =>
+			reviewItems(e.item, e.id, await transactions.get(e.id));
 		return await deliver(ctx, poll, listed, build, readOutput(ctx));
 	},
 } satisfies EventDefinition;

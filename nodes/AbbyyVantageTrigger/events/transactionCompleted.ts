@@ -4,8 +4,9 @@ import { requireOption } from '../../AbbyyVantage/helpers/validation';
 import { keyValuesOption, readKeyValues } from '../../AbbyyVantage/params/keyValues';
 import { readResultOptions } from '../../AbbyyVantage/params/resultOptions';
 import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/params/skill';
+import { TRANSACTION_EVENTS } from '../../AbbyyVantage/params/transactionEvents';
 import { listTransactions, type ListFilters } from '../../AbbyyVantage/vantage/lists';
-import { documentItems } from '../../AbbyyVantage/vantage/results';
+import { completedItems, completedResultItems } from '../../AbbyyVantage/vantage/transactionEvents';
 import { Transactions } from '../../AbbyyVantage/vantage/transactions';
 import { deliver } from '../delivery';
 import {
@@ -52,8 +53,8 @@ const properties: INodeProperties[] = [
 
 /** Transaction Completed: GetCompletedTransactions, one event per transaction. */
 export const transactionCompleted = {
-	name: 'Transaction Completed',
-	description: 'A transaction was processed, failed or was cancelled',
+	name: TRANSACTION_EVENTS.transactionCompleted.name,
+	description: TRANSACTION_EVENTS.transactionCompleted.description,
 	properties,
 	async poll(ctx, client, start) {
 		const status = requireOption(
@@ -88,31 +89,17 @@ export const transactionCompleted = {
 		);
 		const includeResults = ctx.getNodeParameter('includeResults', false) === true;
 		const transactions = new Transactions(ctx, client);
-		const build = async (e: ListedEvent): Promise<INodeExecutionData[]> => {
-			// Vantage's list entry (GetCompletedTransactions) and TransactionDto document no
-			// completion time: `completedUtc` is the list's when it has one, else null.
-			if (!includeResults)
-				return [{ json: { ...e.item, completedUtc: e.item.completedUtc ?? null } }];
-			const info = await transactions.get(e.id);
-			// Shaped as Process Document and Get Results shape it (default result options), plus
-			// the list entry under `completed` and `error`. A Failed or Canceled transaction has
-			// no results: one item with the same keys, `fields` empty and Vantage's error text.
-			const error =
-				info.status === 'Processed'
-					? null
-					: typeof info.error === 'string' && info.error
-						? info.error
-						: `Transaction ${e.id} ended with status ${info.status}`;
-			const outputs = await documentItems(
-				ctx,
-				client,
-				info,
-				readResultOptions(ctx, undefined, {}),
-				undefined,
-				{ completed: e.item, error },
-			);
-			return outputs.map((output) => ({ ...output }));
-		};
+		// The items the Instant Trigger gives the same transaction (vantage/transactionEvents.ts).
+		const build = async (e: ListedEvent): Promise<INodeExecutionData[]> =>
+			includeResults
+				? await completedResultItems(
+						ctx,
+						client,
+						await transactions.get(e.id),
+						e.item,
+						readResultOptions(ctx, undefined, {}),
+					)
+				: completedItems(e.item);
 		return await deliver(ctx, poll, listed, build, readOutput(ctx));
 	},
 } satisfies EventDefinition;

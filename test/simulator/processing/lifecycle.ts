@@ -1,7 +1,17 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals --
+ * Test infrastructure, never shipped: timers move flows with Custom activities along. */
 /**
  * A transaction's life: New → (start or launch) Processing → Processed | Failed | Canceled, each
  * started transaction following a TransactionScript (first in, first out, like exports), with an
  * optional manual review phase. Also builds the documents a start produces and the TransactionDto.
+ *
+ * Custom activities (../customActivity/activities.ts) placed before and/or after Review run their
+ * script at that point of the flow: processing → [Custom activity] → Manual Review →
+ * [Custom activity] → Processed. While a script runs the transaction is Processing (stage
+ * CustomActivity); placed after Review, it becomes Processed only once the script has returned; a
+ * script that fails (uncaught exception, Context.ErrorMessage) makes it Failed with that message.
+ * Such a flow also moves by itself, on timers, where its script's phases are paced in
+ * milliseconds: a Custom activity pushes events without anyone polling.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { z } from 'zod/v4';
@@ -10,6 +20,7 @@ import { FIXTURE } from '../fixture';
 import type { SkillsArea } from '../routes/skills';
 import type * as S from '../schemas';
 import type { SimulatorCore } from '../server';
+import { CustomActivities } from '../customActivity/activities';
 import type { ReceivedFile } from './uploads';
 import { Results } from './results';
 import {
@@ -19,6 +30,7 @@ import {
 	type DocumentState,
 	type KeyValue,
 	type Pace,
+	type Placement,
 	type SourceFile,
 	type TransactionScript,
 	type TransactionState,
@@ -91,8 +103,11 @@ function reached(pace: Pace, polls: number, elapsedMs: number): boolean {
 export class Processing {
 	readonly store: TransactionStore;
 	readonly results: Results;
+	readonly activities = new CustomActivities();
 	private scripts: TransactionScript[] = [];
 	private defaultScript: TransactionScript = {};
+	/** Wake-ups of flows with Custom activities (cleared by `stop`). */
+	private readonly timers = new Set<NodeJS.Timeout>();
 
 	constructor(
 		private readonly core: SimulatorCore,
@@ -146,6 +161,21 @@ export class Processing {
 		tx.startedAt = Date.now();
 		tx.polls = 0;
 		tx.script = script ?? this.scripts.shift() ?? this.defaultScript;
+		// A flow that fails or is canceled is interrupted before its Custom activities.
+		const { outcome = 'Processed', processing = { polls: 1 } } = tx.script;
+		tx.activities =
+			outcome === 'Processed' || outcome === 'Never'
+				? this.activities.placementsFor(tx.skillId)
+				: [];
+		tx.flow = tx.activities.length > 0 ? 'processing' : null;
+		if (tx.flow) this.wake(tx, processing, tx.startedAt);
+	}
+
+	/** Stop the timers and the scripts (the simulator stops). */
+	async stop(): Promise<void> {
+		for (const timer of this.timers) clearTimeout(timer);
+		this.timers.clear();
+		await this.activities.stop();
 	}
 
 	/**
@@ -212,6 +242,7 @@ export class Processing {
 		if (tx.status !== 'Processing' || tx.startedAt === null) return;
 		const now = Date.now();
 		const poll = countPoll ? tx.polls++ : tx.polls - 1;
+		if (tx.flow) return this.advanceFlow(tx, poll, now);
 		const { outcome = 'Processed', processing = { polls: 1 }, manualReview } = tx.script;
 		if (!tx.review) {
 			if (!reached(processing, poll, now - tx.startedAt)) return;
@@ -230,22 +261,119 @@ export class Processing {
 		this.finish(tx, outcome);
 	}
 
-	finish(tx: TransactionState, outcome: Outcome, at = Date.now()): void {
+	/** `error`: a Failed transaction's error (default its script's). */
+	finish(tx: TransactionState, outcome: Outcome, at = Date.now(), error?: string): void {
 		tx.status = outcome;
 		tx.completedAt = at;
 		tx.manualReview ||= tx.review !== null;
 		tx.review = null;
+		if (tx.flow) tx.flow = 'done';
 		if (outcome === 'Processed') this.results.process(tx);
-		if (outcome === 'Failed') tx.error = tx.script.error ?? DEFAULT_ERROR;
+		if (outcome === 'Failed') tx.error = error ?? tx.script.error ?? DEFAULT_ERROR;
 	}
 
-	/** Finish a transaction now, whatever its script says (a New one is started first). */
+	/**
+	 * Finish a transaction now, whatever its script says (a New one is started first). In a flow
+	 * with Custom activities, Processed means the flow runs to its end now: each Custom activity
+	 * not run yet runs (Manual Review is skipped), and the transaction is Processed once the last
+	 * script has returned; Failed and Canceled are now, a running script's end is ignored.
+	 */
 	complete(id: string, outcome: Outcome = 'Processed'): void {
 		const tx = this.store.get(id);
 		if (!tx) throw new Error(`no transaction ${id}`);
 		if (tx.status === 'New') this.start(tx, { outcome: 'Never' });
 		if (tx.status !== 'Processing') throw new Error(`transaction ${id} is ${tx.status}`);
+		if (tx.flow && outcome === 'Processed') {
+			tx.script = {
+				...tx.script,
+				outcome: 'Processed',
+				processing: { ms: 0 },
+				manualReview: undefined,
+			};
+			if (tx.flow === 'held') this.afterReview(tx);
+			else if (tx.flow === 'processing' || tx.flow === 'review') this.advance(tx, false);
+			return;
+		}
 		this.finish(tx, outcome);
+	}
+
+	// ------------------------------------------------------------ flows with Custom activities
+
+	/**
+	 * processing → [Custom activity before Review] → Manual Review (when the script has one) →
+	 * [Custom activity after Review] → Processed (or held for ever with outcome 'Never'). Paces as
+	 * in `advance`; a running script holds the flow until it returns (see `runActivity`).
+	 */
+	private advanceFlow(tx: TransactionState, poll: number, now: number): void {
+		const { outcome = 'Processed', processing = { polls: 1 }, manualReview } = tx.script;
+		if (tx.flow === 'processing') {
+			if (!reached(processing, poll, now - tx.startedAt!)) return;
+			if (tx.activities.includes('beforeReview')) return this.runActivity(tx, 'beforeReview');
+			this.enterReview(tx, poll, 'ms' in processing ? tx.startedAt! + processing.ms : now);
+		}
+		if (tx.flow === 'review' && tx.review) {
+			if (outcome === 'Never') return;
+			if (manualReview && !reached(manualReview, poll - tx.review.poll, now - tx.review.at)) return;
+			tx.manualReview = true;
+			tx.review = null;
+			this.afterReview(tx);
+		}
+	}
+
+	/** Into Manual Review when the script has one (its first poll is `poll`), else past it. */
+	private enterReview(tx: TransactionState, poll: number, at: number): void {
+		const { manualReview } = tx.script;
+		if (!manualReview) return this.afterReview(tx);
+		tx.flow = 'review';
+		tx.review = {
+			poll,
+			at,
+			link: `${this.core.url}/review/${tx.id}?token=${randomBytes(16).toString('hex')}`,
+		};
+		this.wake(tx, manualReview, at);
+	}
+
+	private afterReview(tx: TransactionState): void {
+		if (tx.script.outcome === 'Never') {
+			tx.flow = 'held';
+			return;
+		}
+		if (tx.activities.includes('afterReview')) return this.runActivity(tx, 'afterReview');
+		this.finish(tx, 'Processed');
+	}
+
+	/** Run a Custom activity's script; the flow goes on when it returns, or fails with it. */
+	private runActivity(tx: TransactionState, placement: Placement): void {
+		tx.flow = placement;
+		const ended = (error?: string) => {
+			if (tx.status !== 'Processing' || tx.flow !== placement) return;
+			if (error !== undefined) return this.finish(tx, 'Failed', Date.now(), error);
+			if (placement === 'afterReview') return this.finish(tx, 'Processed');
+			// Manual Review's first poll is the next one, so that a poll can see its link.
+			this.enterReview(tx, tx.polls, Date.now());
+			this.advance(tx, false);
+		};
+		this.activities.run(tx, placement).then(
+			(run) => ended(run.outcome === 'failed' ? run.error : undefined),
+			(error: Error) => ended(`The simulator could not run the script: ${error.message}`),
+		);
+	}
+
+	/** Move the flow along when a phase paced in milliseconds, begun at `from`, ends. */
+	private wake(tx: TransactionState, pace: Pace, from: number): void {
+		if (!('ms' in pace)) return;
+		const due = from + pace.ms;
+		const timer = setTimeout(
+			() => {
+				this.timers.delete(timer);
+				// A timer may fire a millisecond before Date.now() says it is due: wait again then.
+				if (Date.now() < due) this.wake(tx, pace, from);
+				else this.advance(tx, false);
+			},
+			Math.max(0, due - Date.now()),
+		);
+		timer.unref();
+		this.timers.add(timer);
 	}
 
 	/** Finished transactions with one file, documents and results, created directly (fast). */

@@ -25,6 +25,28 @@ export interface TransactionScript {
 
 export const DEFAULT_ERROR = 'The document could not be processed: the file is damaged';
 
+/** Where a Process skill's Custom activity sits: before the Review activity, or after it. */
+export type Placement = 'beforeReview' | 'afterReview';
+
+export const PLACEMENTS: readonly Placement[] = ['beforeReview', 'afterReview'];
+
+/**
+ * Where a transaction with Custom activities is in its flow: processing; a Custom activity's
+ * script running (`beforeReview`, `afterReview`); waiting in Manual Review; `held` at the end of
+ * the flow (script outcome 'Never'); `done`.
+ */
+export type FlowPhase = 'processing' | Placement | 'review' | 'held' | 'done';
+
+/** A line of a transaction's event log, as Skill Monitor shows it. */
+export interface EventLogEntry {
+	/** Milliseconds since the epoch. */
+	at: number;
+	placement: Placement;
+	/** `message`: a Context.LogMessage line; `failed`: the error that interrupted the transaction. */
+	kind: 'started' | 'message' | 'finished' | 'failed';
+	message: string;
+}
+
 export interface KeyValue {
 	key: string;
 	value: string;
@@ -98,6 +120,12 @@ export interface TransactionState {
 	manualReview: boolean;
 	error: string | null;
 	deletedAt: number | null;
+	/** The Custom activities its skill had when it started (see ../customActivity/activities.ts). */
+	activities: Placement[];
+	/** Its place in a flow with Custom activities; null without any (the script alone moves it). */
+	flow: FlowPhase | null;
+	/** The transaction's event log: what its Custom activities did and logged. */
+	eventLog: EventLogEntry[];
 }
 
 /** What `createdCounts()` reports: duplicates here mean a create was processed twice. */
@@ -156,6 +184,9 @@ export class TransactionStore {
 			manualReview: false,
 			error: null,
 			deletedAt: null,
+			activities: [],
+			flow: null,
+			eventLog: [],
 		};
 		this.map.set(tx.id, tx);
 		return tx;
@@ -215,6 +246,22 @@ export class TransactionStore {
 /** The documents the document routes (GetTransactionDocuments and others) see. */
 export function listedDocuments(tx: TransactionState): DocumentState[] {
 	return tx.listedDocuments ?? tx.documents;
+}
+
+/**
+ * The stage the active list reports (`stageType`, filtered by `StageType`): a Custom activity's
+ * script running, Manual Review, or the automatic steps.
+ */
+export function stageOf(tx: TransactionState): {
+	stage: 'CustomActivity' | 'ManualReview' | 'Automatic';
+	stageName: string;
+} {
+	if (tx.status === 'Processing' && (tx.flow === 'beforeReview' || tx.flow === 'afterReview')) {
+		return { stage: 'CustomActivity', stageName: 'Custom activity' };
+	}
+	return tx.status === 'Processing' && tx.review
+		? { stage: 'ManualReview', stageName: 'Manual Review' }
+		: { stage: 'Automatic', stageName: 'Extraction' };
 }
 
 /** Files of `doc`, in its order. */

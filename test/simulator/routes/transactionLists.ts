@@ -16,7 +16,7 @@
  */
 import { invalidValue, problem, respond, route, type RequestContext, type Route } from '../http';
 import type { Processing } from '../processing/lifecycle';
-import type { KeyValue, TransactionState } from '../processing/state';
+import { stageOf, type KeyValue, type TransactionState } from '../processing/state';
 import * as S from '../schemas';
 
 const API = '/api/publicapi/v1/transactions';
@@ -131,12 +131,6 @@ export class TransactionListsArea {
 			...(kind === 'completed' ? { pageCount: tx.documents.length } : {}),
 		};
 	}
-}
-
-function stageOf(tx: TransactionState): { stage: 'ManualReview' | 'Automatic'; stageName: string } {
-	return tx.status === 'Processing' && tx.review
-		? { stage: 'ManualReview', stageName: 'Manual Review' }
-		: { stage: 'Automatic', stageName: 'Extraction' };
 }
 
 /** Each file's registration parameters, the predefined read-only ones first. */

@@ -1,0 +1,50 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+/** The Event Secret credential's type (credentials/AbbyyVantageEventSecretApi.credentials.ts). */
+export const EVENT_SECRET = 'abbyyVantageEventSecretApi';
+
+/** The shortest secret accepted: 32 characters (256 bits when random, HMAC-SHA256's key strength). */
+export const MIN_SECRET_LENGTH = 32;
+
+/** The credential's secrets: the current one, then the previous one while a rotation is under way. */
+export function secretsOf(credentials: ICredentialDataDecryptedObject | undefined): string[] {
+	const secret = typeof credentials?.secret === 'string' ? credentials.secret : '';
+	const previous =
+		typeof credentials?.previousSecret === 'string' ? credentials.previousSecret : '';
+	return [secret, previous].filter((s) => s !== '');
+}
+
+/** Why the credential cannot be used, or undefined when it can. Never quotes a secret. */
+export function secretProblem(
+	credentials: ICredentialDataDecryptedObject | undefined,
+): string | undefined {
+	const secret = typeof credentials?.secret === 'string' ? credentials.secret : '';
+	const previous =
+		typeof credentials?.previousSecret === 'string' ? credentials.previousSecret : '';
+	if (secret.length < MIN_SECRET_LENGTH) {
+		return `Secret must be at least ${MIN_SECRET_LENGTH} characters long (it has ${secret.length})`;
+	}
+	if (previous !== '' && previous.length < MIN_SECRET_LENGTH) {
+		return `Previous Secret must be empty or at least ${MIN_SECRET_LENGTH} characters long (it has ${previous.length})`;
+	}
+	if (previous === secret) {
+		return 'Previous Secret must differ from Secret: during a rotation it holds the old secret, otherwise leave it empty';
+	}
+	return undefined;
+}
+
+/** The credential's test (`testedBy`): the secret long enough, the previous one different. */
+export async function testEventSecret(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const problem = secretProblem(credential.data);
+	return problem
+		? { status: 'Error', message: problem }
+		: { status: 'OK', message: 'The secret can sign events' };
+}
