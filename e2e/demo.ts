@@ -3,16 +3,18 @@
 /**
  * `npm run demo`: build the package, start the ABBYY Vantage simulator and a real n8n on
  * loopback, run the example workflows and tell, in a few short lines each, what they did; then
- * keep n8n's editor open at http://127.0.0.1:<port> until Ctrl-C. No account or internet needed
+ * keep n8n's editor open at http://127.0.0.1:<port> until Ctrl-C (`npm run demo -- --exit`: stop once
+ * it is ready, for scripts and timing). No account or internet needed
  * (only the npm registry, once, to install n8n into the host cache, ~/.cache/n8n-nodes-abbyy-vantage).
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, relative } from 'node:path';
 
 import { xlsxRecords } from './lib/files';
+import { InstallWatch } from './lib/installProgress';
 import { HOST, n8n, parseRun, ROOT } from './lib/n8n';
 import { setUp, type Setup } from './lib/setup';
 import { SYNC_CATALOG } from './lib/vendors';
@@ -23,6 +25,11 @@ const POLLING_TRIGGER = 'n8n-nodes-abbyy-vantage.abbyyVantageTrigger';
 const COMPLETE_EVERY_MS = 30_000;
 /** The longest line the tour prints (an item's preview is cut to fit). */
 const WIDTH = 96;
+/** What the first run's install of n8n costs, as measured cold on 2 cores (README says the same). */
+const FIRST_INSTALL =
+	'about 4.5 minutes on 2 cores, longer on a busy machine: npm, then compiling sqlite3';
+/** `npm run demo -- --exit`: run the tour, start the editor, then stop (scripts, timing). */
+const EXIT_WHEN_READY = process.argv.includes('--exit');
 
 const OWNER = {
 	email: 'demo@example.com',
@@ -35,6 +42,8 @@ const OWNER = {
 const STORIES: Record<string, string> = {
 	'invoices-to-spreadsheet.json':
 		'PDFs from a folder → Process Document (Invoice skill, one transaction per file) → an Excel row per invoice',
+	'email-invoices-to-spreadsheet.json':
+		'new e-mails’ attachments → Process Document → a spreadsheet row per invoice (Google Sheets, or an Excel file)',
 	'email-attachments.json':
 		'the attachments of one e-mail → Process Document (a Process skill, one transaction) → an item per invoice',
 	'catalog-sync.json':
@@ -57,8 +66,9 @@ interface Item {
 	json: Json;
 	binary?: Record<string, Json>;
 }
-interface WorkflowFile {
-	nodes: Array<{ name: string; type: string; disabled?: boolean }>;
+interface WorkflowDefinition {
+	nodes: Array<{ name: string; type: string; disabled?: boolean; parameters?: Json }>;
+	connections?: Record<string, { main?: Array<Array<{ node: string }> | null> }>;
 }
 
 const say = (line = '') => console.log(line);
@@ -67,10 +77,18 @@ function cut(text: string, width = WIDTH): string {
 	return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 
+function isPlain(value: unknown): boolean {
+	return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+}
+
+/** A value as one short text: plain values as they are, a list of plain values as its entries. */
 function scalar(value: unknown): string | undefined {
-	if (value === null || ['string', 'number', 'boolean'].includes(typeof value))
-		return String(value);
-	if (Array.isArray(value)) return `[${value.length}]`;
+	if (isPlain(value)) return String(value);
+	if (Array.isArray(value)) {
+		if (!value.every(isPlain)) return `${value.length} entr${value.length === 1 ? 'y' : 'ies'}`;
+		const shownEntries = value.slice(0, 4).map(String);
+		return `[${shownEntries.join(', ')}${value.length > 4 ? `, … ${value.length - 4} more` : ''}]`;
+	}
 	return undefined;
 }
 
@@ -98,44 +116,83 @@ function preview(item: Item): string {
 	return `${text}${files.length ? `  + ${files.join(', ')}` : ''}`;
 }
 
-function nodeOutputs(run: Json | undefined): Array<[string, Item[], Json | undefined, number]> {
+interface NodeRun {
+	node: string;
+	/** The items of each output (an IF node has two: true, false). */
+	outputs: Item[][];
+	error?: Json;
+	/** How often an AI agent called it (a model or a tool: one run per call, on an ai_* output). */
+	calls: number;
+}
+
+function nodeRuns(run: Json | undefined): NodeRun[] {
 	const runData = (((run?.data as Json)?.resultData as Json)?.runData ?? {}) as Record<
 		string,
 		Json[]
 	>;
 	return Object.entries(runData).map(([node, tasks]) => {
 		const task = tasks[0];
-		const items = (((task.data as Json)?.main as Item[][]) ?? [])[0] ?? [];
-		// A model or a tool of an AI agent: one run per call, on its ai_* output.
 		const calls = tasks.filter((t) =>
 			Object.keys((t.data as Json | undefined) ?? {}).some((key) => key.startsWith('ai_')),
 		).length;
-		return [node, items, task.error as Json | undefined, calls];
+		const outputs = ((task.data as Json)?.main as Item[][] | undefined) ?? [];
+		return {
+			node,
+			outputs: outputs.map((o) => o ?? []),
+			error: task.error as Json | undefined,
+			calls,
+		};
 	});
 }
 
-function printRun(file: string, workflow: WorkflowFile, run: Json | undefined, code: number): void {
+/** The items a node output on its first output (or on output `index`) in this run. */
+function outputOf(run: Json | undefined, node: string, index = 0): Item[] {
+	return nodeRuns(run).find((r) => r.node === node)?.outputs[index] ?? [];
+}
+
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/** Each output of a node with several (IF: true, false), as the editor names them. */
+function branches(type: string, outputs: Item[][]): string {
+	const names =
+		{ 'n8n-nodes-base.if': ['true', 'false'], 'n8n-nodes-base.filter': ['kept', 'discarded'] }[
+			type
+		] ?? [];
+	return outputs
+		.map(
+			(items, index) => `${names[index] ?? `output ${index + 1}`} → ${count(items.length, 'item')}`,
+		)
+		.join(', ');
+}
+
+function printRun(
+	file: string,
+	workflow: WorkflowDefinition,
+	run: Json | undefined,
+	code: number,
+): void {
 	const skipped = new Set(
 		workflow.nodes.filter((n) => n.disabled || n.type.endsWith('stickyNote')).map((n) => n.name),
 	);
 	const status = run?.status === 'success' ? '✓' : `✗ ${String(run?.status ?? `exit ${code}`)}`;
 	say(`\n${status} ${file}`);
 	say(`  ${STORIES[file] ?? ''}`);
-	for (const [node, items, error, calls] of nodeOutputs(run)) {
+	for (const { node, outputs, error, calls } of nodeRuns(run)) {
 		if (skipped.has(node)) continue;
+		const items = outputs[0] ?? [];
 		if (error) {
 			say(cut(`  · ${node}: error: ${String(error.message)}`));
 			continue;
 		}
 		if (calls && !items.length) {
-			say(`  · ${node}: called ${calls} time${calls === 1 ? '' : 's'} by the agent`);
+			say(`  · ${node}: called ${count(calls, 'time')} by the agent`);
 			continue;
 		}
-		say(`  · ${node}: ${items.length} item${items.length === 1 ? '' : 's'}`);
-		const isVantage = workflow.nodes.some(
-			(n) => n.name === node && n.type.startsWith('n8n-nodes-abbyy-vantage'),
+		const type = workflow.nodes.find((n) => n.name === node)?.type ?? '';
+		say(
+			`  · ${node}: ${outputs.length > 1 ? branches(type, outputs) : count(items.length, 'item')}`,
 		);
-		if (!isVantage) continue;
+		if (!type.startsWith('n8n-nodes-abbyy-vantage')) continue;
 		for (const item of items.slice(0, 4)) say(cut(`      ${preview(item)}`));
 		if (items.length > 4) say(`      … and ${items.length - 4} more`);
 	}
@@ -146,39 +203,105 @@ function printRun(file: string, workflow: WorkflowFile, run: Json | undefined, c
 	if (error) say(cut(`  ✗ ${String(error.message)}`));
 }
 
-/** What the examples left behind, told briefly. */
-function printExtras(file: string, run: Json | undefined, setup: Setup): void {
-	const out = new Map(nodeOutputs(run).map(([node, items]) => [node, items]));
-	if (file === 'email-attachments.json') {
-		const scans = readdirSync(setup.folders.attachments).length;
-		const invoices = out.get('Process attachments')?.length ?? 0;
-		say(`  Why ${scans} scans became ${invoices} invoices: the simulated Process skill finds two`);
-		say('  documents in every file, as a real one does when a scan holds two invoices.');
+/** Columns of the spreadsheet a run wrote (the path its write node output); its rows. */
+function printSpreadsheet(
+	run: Json | undefined,
+	node: string,
+	columns?: string[],
+): Array<Record<string, string>> {
+	const all: Array<Record<string, string>> = [];
+	for (const { json } of outputOf(run, node)) {
+		const path = String(json.fileName);
+		const { header, records } = xlsxRecords(path);
+		const shownColumns = columns ?? header.slice(0, 4);
+		say(
+			`  The spreadsheet it wrote (${basename(path)}), ${count(records.length, 'row')} of ${count(header.length, 'column')}, among them:`,
+		);
+		say(cut(`      ${shownColumns.join(' | ')}`));
+		for (const record of records)
+			say(cut(`      ${shownColumns.map((c) => record[c]).join(' | ')}`));
+		all.push(...records);
 	}
-	if (file === 'invoices-to-spreadsheet.json') {
-		for (const name of readdirSync(setup.folders.spreadsheets)) {
-			const path = join(setup.folders.spreadsheets, name);
-			const { header, records } = xlsxRecords(path);
-			say(`  The spreadsheet (${name}), first columns:`);
-			const columns = header.slice(0, 4);
-			say(cut(`      ${columns.join(' | ')}`));
-			for (const record of records) say(cut(`      ${columns.map((c) => record[c]).join(' | ')}`));
+	return all;
+}
+
+/** Documents per source file in a Process Document output, e.g. "2 in a.pdf and 2 in b.pdf". */
+function documentsPerFile(items: Item[]): string {
+	const perFile = new Map<string, number>();
+	for (const { json } of items) {
+		for (const file of (json.sourceFiles as string[] | undefined) ?? [])
+			perFile.set(file, (perFile.get(file) ?? 0) + 1);
+	}
+	const parts = [...perFile].map(([file, n]) => `${n} in ${file}`);
+	return parts.length > 1
+		? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`
+		: parts.join('');
+}
+
+const transactionsOf = (items: Item[]) => new Set(items.map((i) => i.json.transactionId)).size;
+
+/**
+ * What the run produced beyond the node counts, read from its execution (and what it wrote):
+ * why numbers change between nodes, which branch an IF took and why.
+ */
+function printExtras(
+	file: string,
+	definition: WorkflowDefinition,
+	run: Json | undefined,
+	setup: Setup,
+): void {
+	if (file === 'email-attachments.json' || file === 'email-invoices-to-spreadsheet.json') {
+		const [read, process] =
+			file === 'email-attachments.json'
+				? ['Read sample attachments', 'Process attachments']
+				: ['Read sample attachments', 'Extract invoices'];
+		const scans = outputOf(run, read).length;
+		const documents = outputOf(run, process);
+		if (scans && documents.length) {
+			say(
+				`  ${count(scans, 'attachment')} in ${count(transactionsOf(documents), 'transaction')} gave ${count(documents.length, 'invoice')}: the simulated Process skill found`,
+			);
+			say(cut(`  ${documentsPerFile(documents)},`));
+			say('  as a real one does when a scan holds two invoices.');
 		}
 	}
+	if (file === 'email-invoices-to-spreadsheet.json') {
+		const rows = printSpreadsheet(run, 'Save spreadsheet', [
+			'Invoice Number',
+			'Vendor',
+			'Total',
+			'Currency',
+			'File',
+			'From',
+		]);
+		const started = nodeRuns(run).some((r) => r.node === 'Run now');
+		if (rows.length && rows.every((row) => !row.From))
+			say(
+				`  From, Subject and Received are empty: this run ${started ? 'started from Run now, not from an e-mail' : 'had no e-mail headers'}.`,
+			);
+	}
+	if (file === 'invoices-to-spreadsheet.json') {
+		const documents = outputOf(run, 'Extract invoice data');
+		say(
+			`  ${count(outputOf(run, 'Read invoice PDFs').length, 'PDF')} → ${count(transactionsOf(documents), 'transaction')} → ${count(documents.length, 'invoice')}`,
+		);
+		printSpreadsheet(run, 'Save spreadsheet');
+	}
 	if (file === 'catalog-sync.json') {
-		const plan = out.get('Sync Vendors catalog')?.[0]?.json;
-		if (plan?.dryRun === true) {
+		const plan = outputOf(run, 'Sync Vendors catalog')[0]?.json;
+		if (plan) {
 			say(
 				`  The plan: add ${String(plan.toAdd)}, update ${String(plan.toUpdate)}, delete ${String(plan.toDelete)}, leave ${String(plan.unchanged)} alone.`,
 			);
-			say(
-				`  Dry Run is on as shipped, so ${SYNC_CATALOG} still holds ${setup.sim.catalogRecords(SYNC_CATALOG).length} records: turn it off to apply.`,
-			);
+			if (plan.dryRun === true)
+				say(
+					`  Dry Run is on as shipped, so ${SYNC_CATALOG} still holds ${setup.sim.catalogRecords(SYNC_CATALOG).length} records: turn it off to apply.`,
+				);
 		}
 	}
 	if (file === 'invoice-agent.json') {
 		for (const node of ['Post to ERP', 'Ask a person']) {
-			for (const { json } of out.get(node) ?? []) {
+			for (const { json } of outputOf(run, node)) {
 				say(
 					cut(`  ${String(json.invoiceNumber)}: ${String(json.decision)} (${String(json.reason)})`),
 				);
@@ -192,12 +315,63 @@ function printExtras(file: string, run: Json | undefined, setup: Setup): void {
 		}
 	}
 	if (file === 'report-to-files.json') {
-		const written = (out.get('Save to disk') ?? []).length;
-		if (written)
+		const waited = outputOf(run, 'Wait for export')[0]?.json;
+		if (waited)
 			say(
-				`  ${written} CSV files (export-<request ID>-<index>.csv) written to ${relative(ROOT, setup.instance.filesDir)}`,
+				`  The export ended ${String(waited.status)} after ${count(Number(waited.polls), 'status check')}, with ${count(Number(waited.totalFileCount), 'file')} (indexes ${scalar(waited.fileIndexes)}).`,
 			);
+		const written = outputOf(run, 'Save to disk').map((i) => basename(String(i.json.fileName)));
+		if (written.length) {
+			say(`  Written to ${relative(ROOT, setup.instance.filesDir)}:`);
+			for (const name of written) say(cut(`      ${name}`));
+		}
 	}
+	if (file === 'quality-digest.json') printQualityBranch(definition, run);
+}
+
+/**
+ * The quality digest's IF, explained from the run: the week's straight-through rate (the summary's
+ * total item), the threshold the IF compares it with (read from the workflow), and the branch taken.
+ */
+function printQualityBranch(definition: WorkflowDefinition, run: Json | undefined): void {
+	const total = outputOf(run, 'Quality summary').find((i) => i.json.level === 'total')?.json;
+	const gate = definition.nodes.find((n) => n.type === 'n8n-nodes-base.if');
+	if (!total || !gate) return;
+	const conditions =
+		((gate.parameters?.conditions as Json | undefined)?.conditions as Array<Json> | undefined) ??
+		[];
+	const threshold = conditions.find((c) =>
+		String(c.leftValue).includes('straightThroughPercent'),
+	)?.rightValue;
+	const alerted = outputOf(run, gate.name, 0).length;
+	const rest = outputOf(run, gate.name, 1).length;
+	const rate = total.straightThroughPercent;
+	say(
+		`  The week: ${count(Number(total.documents), 'document')}, ${String(total.straightThrough)} straight through without Manual Review (${String(rate)} %).`,
+	);
+	const after = (definition.connections?.[gate.name]?.main?.[0] ?? []).map((c) => {
+		const disabled = definition.nodes.find((n) => n.name === c.node)?.disabled;
+		return `${c.node}${disabled ? ' (disabled as shipped: enable it with your credential)' : ''}`;
+	});
+	const then = after.length ? ` → ${after.join('; ')}` : '';
+	const levels = (items: Item[]) => [...new Set(items.map((i) => String(i.json.level)))].join(', ');
+	const falseItems = outputOf(run, gate.name, 1);
+	if (alerted) {
+		say(
+			`  ${String(rate)} % is below the IF's ${String(threshold)} %, so the total took the true branch:`,
+		);
+		say(cut(`  the alert${then}.`));
+	} else
+		say(
+			cut(
+				`  ${String(rate)} % is not below the IF's ${String(threshold)} %, so no item took the true branch: no alert.`,
+			),
+		);
+	say(
+		cut(
+			`  ${alerted ? 'The other ' : ''}${count(rest, 'item')} (level ${levels(falseItems)}) went to false: it alerts on the total only.`,
+		),
+	);
 }
 
 async function portIsFree(port: number): Promise<boolean> {
@@ -236,15 +410,19 @@ function shown(path: string): string {
  */
 async function quietSetUp(): Promise<Setup> {
 	const log = console.log;
+	let watch: InstallWatch | undefined;
 	const reword = (line: string): string | undefined => {
 		const text = line.replace(/^\[e2e\] /, '');
 		if (text === line) return line;
 		if (text.startsWith('reusing n8n host')) return `· n8n is installed already (${shown(HOST)})`;
 		if (text.startsWith('installing n8n ')) {
-			return `· ${text.replace(/ \(.*\)$/, '')} into ${shown(HOST)}: the first run only, a few minutes`;
+			watch = new InstallWatch(`${HOST}.partial-${process.pid}`);
+			return `· ${text.replace(/ \(.*\)$/, '')} into ${shown(HOST)}: the first run only (${FIRST_INSTALL})`;
 		}
-		// ensureHost's progress every 15 s: "installing n8n: 812 of 2351 packages in place, 45 s so far".
-		if (/ so far$/.test(text)) return `    … ${text}`;
+		// ensureHost's progress every 15 s ("installing n8n: 812 of 2351 packages in place, 45 s so
+		// far", "compiling sqlite3: 15 s so far"), told as what the install is doing.
+		const tick = /^(.+?): (?:.*, )?(\d+) s so far$/.exec(text);
+		if (tick) return `    … ${tick[2]} s: ${watch ? watch.describe(tick[1]) : text}`;
 		if (text.startsWith('installed in')) {
 			return `· ${text.replace('compiling sqlite3 for its Node', 'building sqlite3 for that Node (prebuilt, or compiled: needs a C/C++ compiler)')}`;
 		}
@@ -277,7 +455,9 @@ async function main(): Promise<void> {
 	const triggered: string[] = [];
 	for (const workflow of workflows) {
 		const file = basename(workflow.file);
-		const definition = JSON.parse(readFileSync(join(ROOT, workflow.file), 'utf8')) as WorkflowFile;
+		const definition = JSON.parse(
+			readFileSync(join(ROOT, workflow.file), 'utf8'),
+		) as WorkflowDefinition;
 		if (definition.nodes.some((node) => node.type === POLLING_TRIGGER)) {
 			// `n8n execute` would hand the trigger's empty start item to the next node instead of
 			// polling: such a workflow runs once activated, in the editor below.
@@ -290,7 +470,7 @@ async function main(): Promise<void> {
 		const result = await n8n(instance, ['execute', `--id=${workflow.id}`, '--rawOutput']);
 		const run = parseRun(result.stdout);
 		printRun(file, definition, run, result.code);
-		printExtras(file, run, setup);
+		printExtras(file, definition, run, setup);
 	}
 	const requests = sim.requestsTo().length;
 	const tokens = sim.requestsTo('Token').length;
@@ -347,6 +527,7 @@ Ready in ${Math.round((Date.now() - started) / 1000)} s. Open ${url} and sign in
     "Fetch Test Event" shows the latest, or publish the workflow (it then polls every minute)`);
 	say(`
 That was the tour: files to data, a catalog kept in sync, reports to disk. Ctrl-C stops n8n.`);
+	if (EXIT_WHEN_READY) await stop();
 }
 
 main().catch((error) => {

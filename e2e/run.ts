@@ -12,6 +12,7 @@ import { FIXTURE, type RouteId, type VantageSimulator } from '../test/simulator/
 import { assert, check, equal, finish } from './lib/checks';
 import { sha256File, xlsxRecords } from './lib/files';
 import { agentSuite } from './agent';
+import { emailInvoicesSuite } from './lib/emailInvoices';
 import { errorSuite } from './errors';
 import { mcpSuite } from './mcp';
 import {
@@ -922,6 +923,8 @@ async function main(): Promise<void> {
 
 	// Several files per item, one transaction for many items, manual review: the node's own logic.
 	const logic = FULL_SCOPE ? await severalFilesAndReview(setup) : [];
+	// E-mail attachments to a spreadsheet: as shipped on every line, through Dovecot on n8n 2.x.
+	await emailInvoicesSuite(setup);
 
 	console.log('\nfailures');
 	sim.scriptNextExport({ path: ['Processing', 'Failed'] });
