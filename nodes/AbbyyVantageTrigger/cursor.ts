@@ -30,6 +30,12 @@ interface StoredCursor extends IDataObject {
 	seen: Record<string, number>;
 	/** Creation time (ms) below which nothing is emitted, set when ids were dropped at the cap. */
 	floor?: number;
+	/**
+	 * Safety Net for the Instant Trigger (./safetyNet.ts): when a poll first found each event not
+	 * emitted yet (ms), which the grace period counts from. Only events a poll still finds unseen
+	 * are kept, so they go with the window.
+	 */
+	sightings?: Record<string, number>;
 }
 
 /** What a cursor belongs to: an event and the filters it lists with. */
@@ -107,12 +113,29 @@ export function readCursor(ctx: IPollFunctions, key: CursorKey): StoredCursor | 
 	const mine = matching(handedOff.get(triggerOf(ctx)), key);
 	if (!stored || !mine || mine === stored) return stored;
 	const floor = Math.max(stored.floor ?? -Infinity, mine.floor ?? -Infinity);
+	const sightings = earliest(stored.sightings, mine.sightings);
 	return {
 		event: key.event,
 		filters: stored.filters,
 		seen: { ...stored.seen, ...mine.seen },
 		...(Number.isFinite(floor) ? { floor } : {}),
+		...(sightings ? { sightings } : {}),
 	};
+}
+
+/** The sightings of both, the earlier time of an id seen in both; undefined when neither has any. */
+function earliest(a: unknown, b: unknown): Record<string, number> | undefined {
+	const maps = [a, b].filter(
+		(m): m is Record<string, unknown> => !!m && typeof m === 'object' && !Array.isArray(m),
+	);
+	if (!maps.length) return undefined;
+	const both: Record<string, number> = {};
+	for (const map of maps) {
+		for (const [id, at] of Object.entries(map)) {
+			if (typeof at === 'number' && Number.isFinite(at) && !(both[id] <= at)) both[id] = at;
+		}
+	}
+	return both;
 }
 
 /**
@@ -183,18 +206,22 @@ export interface CursorWriter {
 	 * with no await since: n8n already saves this cursor.
 	 */
 	allEmitting(events: TriggerEvent[]): void;
+	/** `e` marked without an execution: the Instant Trigger delivered it (./safetyNet.ts). */
+	passed(e: TriggerEvent): void;
 }
 
 /**
  * Store the cursor of a poll that will emit `emitting` of its `fresh` events: the ids `seen` keeps
  * (pruned to leave room for them under MAX_REMEMBERED, never dropping one as old as the oldest
- * fresh event) and the floor, in the workflow's static data and in what this instance handed off.
+ * fresh event), the floor and the safety net's `sightings`, in the workflow's static data and in
+ * what this instance handed off.
  */
 export function storeCursor<E extends TriggerEvent>(
 	ctx: IPollFunctions,
 	poll: OpenPoll,
 	{ seen, fresh }: Unseen<E>,
 	emitting: number,
+	sightings?: Record<string, number>,
 ): CursorWriter {
 	const floor = prune(seen, MAX_REMEMBERED - emitting, fresh.length ? fresh[0].time : Infinity);
 	const floors = [poll.cursor?.floor, floor].filter((f): f is number => typeof f === 'number');
@@ -203,17 +230,26 @@ export function storeCursor<E extends TriggerEvent>(
 		filters: canonical(poll.key.filters),
 		seen,
 		...(floors.length ? { floor: Math.max(...floors) } : {}),
+		...(sightings && Object.keys(sightings).length ? { sightings } : {}),
 	};
 	const stored = ctx.getWorkflowStaticData('node');
 	stored.cursor = cursor;
 	handedOff.set(triggerOf(ctx), cursor);
+	const mark = (e: TriggerEvent) => {
+		seen[e.id] = e.time;
+		if (cursor.sightings) delete cursor.sightings[e.id];
+	};
 	return {
 		emitting(e) {
-			seen[e.id] = e.time;
+			mark(e);
 			stored.cursor = cursor;
 		},
 		allEmitting(events) {
-			for (const e of events) seen[e.id] = e.time;
+			for (const e of events) mark(e);
+		},
+		passed(e) {
+			mark(e);
+			stored.cursor = cursor;
 		},
 	};
 }

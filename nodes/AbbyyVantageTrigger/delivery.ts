@@ -7,8 +7,16 @@ import {
 	RUNNING_AT_MOST_MS,
 } from '../AbbyyVantage/constants';
 import { pause } from '../AbbyyVantage/helpers/time';
-import { inWindow, storeCursor, unseen, type OpenPoll, type TriggerEvent } from './cursor';
+import {
+	inWindow,
+	storeCursor,
+	unseen,
+	type CursorWriter,
+	type OpenPoll,
+	type TriggerEvent,
+} from './cursor';
 import { triggerOf } from './gate';
+import { keepDeliveries, type SafetyNet } from './safetyNet';
 
 /**
  * How a poll hands its events to n8n. In a burst, One Execution per Event starts at most
@@ -91,6 +99,16 @@ function track(trigger: string, done: DonePromise): void {
 const BUDGET_MARGIN_MS = 1000;
 
 /**
+ * The safety net's last word on `e`, right before its __emit: whether to emit it (now recorded as
+ * delivered). One a push delivered meanwhile is marked seen; one a push is confirming stays unseen.
+ */
+function admitted(net: SafetyNet, cursor: CursorWriter, e: TriggerEvent): boolean {
+	const admission = net.admit(e);
+	if (admission === 'delivered') cursor.passed(e);
+	return admission === 'emit';
+}
+
+/**
  * Hand the new events to n8n, oldest first. Every event's items are built before the first is
  * handed over, so a poll that fails while building emits nothing and leaves the cursor as it was.
  * A poll hands over at most MAX_EVENTS_PER_POLL events, and stops building when n8n's poll budget
@@ -102,8 +120,13 @@ const BUDGET_MARGIN_MS = 1000;
  * - `perPoll`: all events of the poll marked and returned as one execution's items (n8n emits it,
  *   and with its durable poll cursors stores it in one transaction with the cursor).
  *
+ * With the Safety Net for the Instant Trigger (`net`, ./safetyNet.ts), only the events it finds
+ * due are built; those the Instant Trigger delivered are marked seen, and each is admitted (and
+ * recorded as delivered) with no await until its __emit. Before each __emit the workflow's record
+ * of deliveries is put in its static data, safety net or not (see keepDeliveries).
+ *
  * In manual mode ("Fetch Test Event") the most recent matching event is returned even if it was
- * emitted before, and the cursor is left alone.
+ * emitted before, and the cursor (and the record of deliveries) is left alone.
  */
 export async function deliver<E extends TriggerEvent>(
 	ctx: IPollFunctions,
@@ -111,6 +134,7 @@ export async function deliver<E extends TriggerEvent>(
 	listed: E[],
 	build: (e: E) => Promise<INodeExecutionData[]>,
 	output: Output = 'perEvent',
+	net?: SafetyNet,
 ): Promise<INodeExecutionData[][] | null> {
 	const events = inWindow(listed, poll);
 	if (ctx.getMode() === 'manual') {
@@ -118,11 +142,16 @@ export async function deliver<E extends TriggerEvent>(
 		return latest ? [await build(latest)] : null;
 	}
 	const news = unseen(poll, events);
+	const screened = net?.screen(news.fresh, poll.cursor?.sightings, poll.startedAt);
+	if (screened) {
+		for (const e of screened.passed) news.seen[e.id] = e.time;
+		news.fresh = news.fresh.filter((e) => !(e.id in news.seen));
+	}
 
 	const deadline = deadlineOf(ctx, poll.startedAt);
 	const built: Array<[E, INodeExecutionData[]]> = [];
 	let slowest = 0;
-	for (const e of news.fresh) {
+	for (const e of screened ? screened.due : news.fresh) {
 		if (built.length >= MAX_EVENTS_PER_POLL) break;
 		if (built.length && Date.now() + slowest >= deadline) break;
 		const began = Date.now();
@@ -130,16 +159,22 @@ export async function deliver<E extends TriggerEvent>(
 		slowest = Math.max(slowest, Date.now() - began);
 	}
 
-	const cursor = storeCursor(ctx, poll, news, built.length);
+	const cursor = storeCursor(ctx, poll, news, built.length, screened?.sightings);
 	if (output === 'perPoll') {
-		cursor.allEmitting(built.map(([e]) => e));
-		return built.length ? [built.flatMap(([, items]) => items)] : null;
+		const emitted = net ? built.filter(([e]) => admitted(net, cursor, e)) : built;
+		if (!emitted.length) return null;
+		cursor.allEmitting(emitted.map(([e]) => e));
+		keepDeliveries(ctx);
+		return [emitted.flatMap(([, items]) => items)];
 	}
 	const trigger = triggerOf(ctx);
 	const until = Math.min(deadline - BUDGET_MARGIN_MS, Date.now() + HAND_OVER_MS);
 	for (const [e, items] of built) {
 		if (!(await room(trigger, until))) break;
+		// From here to __emit nothing is awaited: a push cannot take the event in between.
+		if (net && !admitted(net, cursor, e)) continue;
 		cursor.emitting(e);
+		keepDeliveries(ctx);
 		const done = donePromise();
 		track(trigger, done);
 		ctx.__emit([items], undefined, done);

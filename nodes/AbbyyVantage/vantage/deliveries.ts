@@ -86,6 +86,8 @@ export class Deliveries {
 	private readonly pending = new Map<string, number>();
 	private readonly events = new Map<string, number>();
 	private floorMs?: number;
+	/** The durable copy this registry wrote last: finding it again, `store` has nothing to merge. */
+	private written?: StoredDeliveries;
 
 	/**
 	 * Merge the durable copy from `global` (the workflow's global static data as n8n read it for
@@ -158,7 +160,8 @@ export class Deliveries {
 	 * answered, or after the poll).
 	 */
 	store(global: IDataObject, now: number): void {
-		this.load(global);
+		// The polling trigger stores at each execution it starts, into the same object each time.
+		if (global[STATIC_DATA_KEY] !== this.written) this.load(global);
 		const dropped = prune(this.delivered, now - DELIVERIES_RETAINED_MS, MAX_REMEMBERED);
 		if (dropped !== undefined) this.floorMs = Math.max(this.floorMs ?? -Infinity, dropped);
 		prune(this.events, now - EVENT_IDS_RETAINED_MS, MAX_EVENT_IDS);
@@ -170,6 +173,7 @@ export class Deliveries {
 		};
 		// Set again as a whole: n8n saves static data only when a property of it was set.
 		global[STATIC_DATA_KEY] = record;
+		this.written = global[STATIC_DATA_KEY] as StoredDeliveries;
 	}
 }
 
@@ -181,4 +185,12 @@ export function deliveriesOf(workflowId: string): Deliveries {
 	let registry = registries.get(workflowId);
 	if (!registry) registries.set(workflowId, (registry = new Deliveries()));
 	return registry;
+}
+
+/**
+ * The registry of workflow `workflowId` when a trigger of it has used one in this n8n process
+ * (since n8n started): then the workflow's static data holds a durable copy, or soon will.
+ */
+export function knownDeliveriesOf(workflowId: string): Deliveries | undefined {
+	return registries.get(workflowId);
 }

@@ -11,6 +11,7 @@ import { isBlank, requireInteger, requireOption } from '../../AbbyyVantage/helpe
 import type { VantageClient } from '../../AbbyyVantage/transport';
 import { readCursor, type OpenPoll, type TriggerEvent } from '../cursor';
 import type { Output } from '../delivery';
+import { safetyNetOptions } from '../safetyNet';
 
 /** What a poll of an event is given besides n8n's context and the client. */
 export interface PollStart {
@@ -87,6 +88,15 @@ const lookBackOption = {
 
 const HOUR_MS = 3600_000;
 
+const startFromOption: INodeProperties = {
+	displayName: 'Start From',
+	name: 'startFrom',
+	type: 'dateTime',
+	default: '',
+	description:
+		'On first activation, emit events of things created since this time instead of starting from now. Nothing created before it is emitted later either.',
+};
+
 /** The Options collection of every event: Look Back and Start From. */
 export const windowOptionsProperty: INodeProperties = {
 	displayName: 'Options',
@@ -94,18 +104,25 @@ export const windowOptionsProperty: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [
-		lookBackOption,
-		{
-			displayName: 'Start From',
-			name: 'startFrom',
-			type: 'dateTime',
-			default: '',
-			description:
-				'On first activation, emit events of things created since this time instead of starting from now. Nothing created before it is emitted later either.',
-		},
-	],
+	options: [lookBackOption, startFromOption],
 };
+
+/**
+ * The Options collection of the transaction events the ABBYY Vantage Instant Trigger delivers too:
+ * Look Back, Start From and the Safety Net for the Instant Trigger (../safetyNet.ts).
+ */
+export const transactionOptionsProperty: INodeProperties = {
+	...windowOptionsProperty,
+	options: [lookBackOption, startFromOption, ...safetyNetOptions].sort((a, b) =>
+		a.displayName.localeCompare(b.displayName),
+	),
+};
+
+/** The Options collection's value (the poll context reads parameters without an item index). */
+export function readOptions(ctx: IPollFunctions): IDataObject {
+	const value = ctx.getNodeParameter('options', {});
+	return value && typeof value === 'object' ? (value as IDataObject) : {};
+}
 
 /**
  * Open a poll of `start.event` listing with `filters`: its cursor and creation-time window. A
@@ -114,10 +131,8 @@ export const windowOptionsProperty: INodeProperties = {
 export function openPoll(ctx: IPollFunctions, start: PollStart, filters: IDataObject): OpenPoll {
 	const key = { event: start.event, filters };
 	const cursor = readCursor(ctx, key);
-	// The poll context reads parameters without an item index (readCollection of the action node
-	// takes an execute context).
-	const value = ctx.getNodeParameter('options', {});
-	const options = value && typeof value === 'object' ? (value as IDataObject) : {};
+	// readCollection of the action node takes an execute context.
+	const options = readOptions(ctx);
 	const hours = requireInteger(
 		ctx,
 		undefined,

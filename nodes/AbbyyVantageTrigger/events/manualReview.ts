@@ -6,12 +6,14 @@ import { listTransactions } from '../../AbbyyVantage/vantage/lists';
 import { reviewItems } from '../../AbbyyVantage/vantage/transactionEvents';
 import { Transactions } from '../../AbbyyVantage/vantage/transactions';
 import { deliver } from '../delivery';
+import { openSafetyNet, readSafetyNet } from '../safetyNet';
 import {
 	openPoll,
 	outputProperty,
+	readOptions,
 	readOutput,
 	transactionEvents,
-	windowOptionsProperty,
+	transactionOptionsProperty,
 	type EventDefinition,
 	type ListedEvent,
 } from './common';
@@ -19,7 +21,7 @@ import {
 const properties: INodeProperties[] = [
 	skillFilterProperty('reviewSkillId', 'Only transactions of this skill; empty for any skill'),
 	outputProperty('transaction', 'transactions'),
-	windowOptionsProperty,
+	transactionOptionsProperty,
 ];
 
 /**
@@ -36,6 +38,7 @@ export const manualReview = {
 			undefined,
 			ctx.getNodeParameter('reviewSkillId', '', { extractValue: true }),
 		);
+		const safetyNet = readSafetyNet(ctx, readOptions(ctx), TRANSACTION_EVENTS.manualReview.state);
 		const poll = openPoll(ctx, start, { skillId });
 		const listed = transactionEvents(
 			await listTransactions(
@@ -54,6 +57,6 @@ export const manualReview = {
 		// Trigger gives the same transaction (vantage/transactionEvents.ts).
 		const build = async (e: ListedEvent): Promise<INodeExecutionData[]> =>
 			reviewItems(e.item, e.id, await transactions.get(e.id));
-		return await deliver(ctx, poll, listed, build, readOutput(ctx));
+		return await deliver(ctx, poll, listed, build, readOutput(ctx), openSafetyNet(ctx, safetyNet));
 	},
 } satisfies EventDefinition;

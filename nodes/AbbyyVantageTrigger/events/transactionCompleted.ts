@@ -9,12 +9,14 @@ import { listTransactions, type ListFilters } from '../../AbbyyVantage/vantage/l
 import { completedItems, completedResultItems } from '../../AbbyyVantage/vantage/transactionEvents';
 import { Transactions } from '../../AbbyyVantage/vantage/transactions';
 import { deliver } from '../delivery';
+import { openSafetyNet, readSafetyNet } from '../safetyNet';
 import {
 	openPoll,
 	outputProperty,
+	readOptions,
 	readOutput,
 	transactionEvents,
-	windowOptionsProperty,
+	transactionOptionsProperty,
 	type EventDefinition,
 	type ListedEvent,
 } from './common';
@@ -48,7 +50,7 @@ const properties: INodeProperties[] = [
 			'Whether to fetch the extracted fields, as Process Document outputs them (one item per document), instead of only the transaction',
 	},
 	outputProperty('transaction', 'transactions'),
-	windowOptionsProperty,
+	transactionOptionsProperty,
 ];
 
 /** Transaction Completed: GetCompletedTransactions, one event per transaction. */
@@ -78,6 +80,11 @@ export const transactionCompleted = {
 				ctx.getNodeParameter('transactionParameters', {}),
 			),
 		};
+		const safetyNet = readSafetyNet(
+			ctx,
+			readOptions(ctx),
+			TRANSACTION_EVENTS.transactionCompleted.state,
+		);
 		const poll = openPoll(ctx, start, { ...filters });
 		const listed = transactionEvents(
 			await listTransactions(
@@ -100,6 +107,6 @@ export const transactionCompleted = {
 						readResultOptions(ctx, undefined, {}),
 					)
 				: completedItems(e.item);
-		return await deliver(ctx, poll, listed, build, readOutput(ctx));
+		return await deliver(ctx, poll, listed, build, readOutput(ctx), openSafetyNet(ctx, safetyNet));
 	},
 } satisfies EventDefinition;
