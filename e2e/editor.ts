@@ -14,11 +14,20 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Locator, type Page } from 'playwright-core';
 
 import { ALLOW_AS_TOOL, TOOLS } from '../nodes/AbbyyVantage/agent/tools';
 import { FIXTURE } from '../test/simulator/simulator';
 import { check, finish } from './lib/checks';
+import {
+	choose,
+	chooseIn,
+	closeList,
+	listGone,
+	noFloatingLayers,
+	openList,
+	optionsIn,
+} from './lib/editorDropdowns';
 import { editorScreens } from './lib/editorScreens';
 import { ROOT, WORK } from './lib/n8n';
 import { signIn } from './lib/server';
@@ -57,13 +66,14 @@ async function connectOAuth2InEditor(
 	await page.goto(`${base}/home/credentials/create`);
 	const typeSelect = page.locator('[data-test-id="new-credential-type-select"]').first();
 	await typeSelect.waitFor({ timeout: 30_000 });
-	await typeSelect.click();
+	const types = await openList(page, typeSelect);
 	await page.keyboard.type('ABBYY Vantage OAuth2');
-	await page
+	await types
 		.locator('[data-test-id="new-credential-type-select-option"]')
 		.filter({ hasText: 'ABBYY Vantage OAuth2 API' })
 		.first()
 		.click();
+	await listGone(page, types);
 	await page.locator('[data-test-id="new-credential-type-button"]').click();
 	const dialog = page.locator('[data-test-id="credential-edit-dialog"]');
 	await dialog.waitFor({ timeout: 30_000 });
@@ -98,15 +108,20 @@ async function connectOAuth2InEditor(
 	await screenshot('oauth2-connected');
 }
 
+/** Choose `option` (its title) of the NDV's `parameter`; returns once it shows and nothing is open. */
 async function selectOption(page: Page, parameter: string, option: string): Promise<void> {
-	await page.locator(`[data-test-id="parameter-input-${parameter}"]`).first().click();
-	// An option's accessible name includes its description; match its title exactly.
-	await page
-		.getByRole('option')
-		.filter({ has: page.getByText(option, { exact: true }) })
-		.first()
-		.click();
-	await page.waitForTimeout(300);
+	await choose(page, page.locator(`[data-test-id="parameter-input-${parameter}"]`).first(), option);
+}
+
+/** Wait until `input` holds `expected` (a value the editor fills in from Vantage), or fail. */
+async function inputValueWhen(page: Page, input: Locator, expected: string): Promise<string> {
+	const deadline = Date.now() + 15_000;
+	let value = await input.inputValue();
+	while (value !== expected && Date.now() < deadline) {
+		await page.waitForTimeout(100);
+		value = await input.inputValue();
+	}
+	return value;
 }
 
 /** Labels of the parameters the NDV shows right now. */
@@ -133,17 +148,14 @@ async function visibleLabels(page: Page): Promise<string[]> {
 }
 
 /**
- * The NDV's labels once `ready` holds for them (the panel re-renders after a switch; on a busy
- * machine that can take a moment), or as they are after `tries` looks 200 ms apart.
+ * The NDV's labels as soon as `ready` holds for them (the panel re-renders after a switch; on a
+ * busy machine that can take seconds), or as they are after 15 s, for the check to fail on.
  */
-async function labelsWhen(
-	page: Page,
-	ready: (labels: string[]) => boolean,
-	tries = 20,
-): Promise<string[]> {
+async function labelsWhen(page: Page, ready: (labels: string[]) => boolean): Promise<string[]> {
+	const deadline = Date.now() + 15_000;
 	let labels = await visibleLabels(page);
-	for (let tried = 0; tried < tries && !ready(labels); tried++) {
-		await page.waitForTimeout(200);
+	while (!ready(labels) && Date.now() < deadline) {
+		await page.waitForTimeout(100);
 		labels = await visibleLabels(page);
 	}
 	return labels;
@@ -180,8 +192,7 @@ async function waitForMapperFields(page: Page, expected: string[]): Promise<stri
 async function chooseCatalog(page: Page, mode: 'list' | 'id', name: string): Promise<void> {
 	const locator = page.locator('[data-test-id="parameter-input-catalogId"]').first();
 	if (mode === 'id') {
-		await locator.locator('[data-test-id="rlc-mode-selector"]').click();
-		await page.getByRole('option').filter({ hasText: 'By ID' }).first().click();
+		await choose(page, locator.locator('[data-test-id="rlc-mode-selector"]'), 'By ID');
 		await locator.locator('input').last().fill(name);
 		// Leave the field so the value is committed and the mapper reloads.
 		await page.locator('[data-test-id="ndv"] [data-test-id="node-parameters"]').click({
@@ -196,12 +207,14 @@ async function chooseCatalog(page: Page, mode: 'list' | 'id', name: string): Pro
 	const index = names.indexOf(name);
 	if (index === -1) throw new Error(`catalog ${name} not listed: [${names.join(', ')}]`);
 	await items.nth(index).click();
+	await noFloatingLayers(page);
 }
 
 /** The Record ID From choices (by label) and the one selected. */
 async function matchingChoices(page: Page): Promise<{ options: string[]; selected: string[] }> {
-	await page.locator('[data-test-id="matching-column-select"] input').first().click();
-	const options = page.locator('[data-test-id^="matching-column-option-"]');
+	const select = page.locator('[data-test-id="matching-column-select"]').first();
+	const list = await openList(page, select);
+	const options = list.locator('[data-test-id^="matching-column-option-"]');
 	await options.first().waitFor({ timeout: 5_000 });
 	const all = await options.evaluateAll((nodes) =>
 		nodes.map((n) => ({
@@ -209,7 +222,7 @@ async function matchingChoices(page: Page): Promise<{ options: string[]; selecte
 			selected: n.getAttribute('aria-selected') === 'true',
 		})),
 	);
-	await page.keyboard.press('Escape');
+	await closeList(page, select, list);
 	return {
 		options: all.map((o) => o.label),
 		selected: all.filter((o) => o.selected).map((o) => o.label),
@@ -217,13 +230,7 @@ async function matchingChoices(page: Page): Promise<{ options: string[]; selecte
 }
 
 async function chooseMappingMode(page: Page, mode: string): Promise<void> {
-	await page.locator('[data-test-id="mapping-mode-select"] input').first().click();
-	await page
-		.getByRole('option')
-		.filter({ has: page.getByText(mode, { exact: true }) })
-		.first()
-		.click();
-	await page.waitForTimeout(300);
+	await choose(page, page.locator('[data-test-id="mapping-mode-select"]').first(), mode);
 }
 
 /** Open the `index`-th "Add Option" list, read what it offers (photographed by `shot`), close it. */
@@ -232,13 +239,13 @@ async function optionsOffered(
 	shot: () => Promise<unknown>,
 	index = 0,
 ): Promise<string[]> {
-	await page
+	const select = page
 		.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]')
-		.nth(index)
-		.click();
-	const offered = (await page.getByRole('option').allInnerTexts()).map((t) => t.trim());
+		.nth(index);
+	const list = await openList(page, select);
+	const offered = await optionsIn(list);
 	await shot();
-	await page.keyboard.press('Escape');
+	await closeList(page, select, list);
 	return offered;
 }
 
@@ -306,6 +313,7 @@ async function main(): Promise<void> {
 		for (const [id, file, nodes] of [
 			['vaExInvoices1', 'invoices-to-spreadsheet', 7],
 			['vaExEmail0001', 'email-attachments', 7],
+			['vaExMailSheet1', 'email-invoices-to-spreadsheet', 10],
 			['vaExSync00001', 'catalog-sync', 6],
 			['vaExCompleted', 'transaction-completed', 4],
 		] as const) {
@@ -352,13 +360,16 @@ async function main(): Promise<void> {
 					.filter({ hasText: 'Extract invoice data' })
 					.dblclick();
 				await page.locator('[data-test-id="ndv"]').waitFor();
-				await page.waitForTimeout(800);
-				const shown = await page
-					.locator('[data-test-id="parameter-input-skillId"]')
-					.first()
-					.locator('input[data-test-id="rlc-input"], [data-test-id="rlc-input"] input')
-					.first()
-					.inputValue();
+				// The picker shows the ID until the skill's name has come from Vantage.
+				const shown = await inputValueWhen(
+					page,
+					page
+						.locator('[data-test-id="parameter-input-skillId"]')
+						.first()
+						.locator('input[data-test-id="rlc-input"], [data-test-id="rlc-input"] input')
+						.first(),
+					'Invoice (Document)',
+				);
 				if (shown !== 'Invoice (Document)') throw new Error(`the picker shows "${shown}"`);
 			},
 		);
@@ -393,7 +404,9 @@ async function main(): Promise<void> {
 				const seen = new Set<string>();
 				const box = await output.boundingBox();
 				if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-				for (let tries = 0; tries < 40 && !seen.has('failedPolls'); tries++) {
+				// Until the last key shows (the view renders late on a busy machine), for 20 s at most.
+				const deadline = Date.now() + 20_000;
+				while (!seen.has('failedPolls') && Date.now() < deadline) {
 					for (const word of (await output.innerText()).split(/\s+/)) seen.add(word);
 					await page.mouse.wheel(0, 300);
 					await page.waitForTimeout(150);
@@ -517,7 +530,10 @@ async function main(): Promise<void> {
 		await check(
 			'the node is added from the node creator and opens with its parameters',
 			async () => {
-				const labels = await visibleLabels(page);
+				const labels = await labelsWhen(
+					page,
+					(shown) => shown.includes('Resource') && shown.includes('Operation'),
+				);
 				if (!labels.includes('Resource') || !labels.includes('Operation'))
 					throw new Error(`labels: ${labels.join(', ')}`);
 			},
@@ -591,6 +607,7 @@ async function main(): Promise<void> {
 				if (JSON.stringify(filtered) !== wanted)
 					throw new Error(`search "invoice" listed: [${filtered.join(', ')}]`);
 				await items.filter({ hasText: 'Invoice (Document)' }).first().click();
+				await noFloatingLayers(page);
 				const value = await locator
 					.locator('input[data-test-id="rlc-input"], [data-test-id="rlc-input"] input')
 					.first()
@@ -631,12 +648,12 @@ async function main(): Promise<void> {
 				];
 				if (JSON.stringify(request) !== JSON.stringify(wanted))
 					throw new Error(`Request Options: [${request.join(', ')}]`);
-				await page
-					.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]')
-					.nth(1)
-					.click();
-				await page.getByRole('option').filter({ hasText: 'Max Retries' }).first().click();
-				await page.waitForTimeout(300);
+				const requestOptions = await openList(
+					page,
+					page.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]').nth(1),
+				);
+				await chooseIn(page, requestOptions, 'Max Retries');
+				await labelsWhen(page, (shown) => shown.includes('Max Retries'));
 				await page.screenshot({ path: join(ARTIFACTS, 'process-document-max-retries.png') });
 				const text = await page.locator('[data-test-id="ndv"]').innerText();
 				if (!text.includes('Retry On Fail')) throw new Error('no hint naming Retry On Fail');
@@ -713,7 +730,7 @@ async function main(): Promise<void> {
 						await selectOption(page, 'operation', operation);
 					}
 					await loadsColumns(mode, 'Vendors', fields, `${slug}-columns`);
-					const labels = await visibleLabels(page);
+					const labels = await labelsWhen(page, (shown) => shown.includes('Mapping Column Mode'));
 					if (!labels.includes('Mapping Column Mode'))
 						throw new Error(`labels: [${labels.join(', ')}]`);
 				},
@@ -783,7 +800,7 @@ async function main(): Promise<void> {
 		await check(
 			'Catalog Record → Sync: Dry Run is a parameter of its own; the notice says the input is the complete content and what a missing column does; Options offer Max Share to Delete and Reindex After Sync',
 			async () => {
-				const labels = await visibleLabels(page);
+				const labels = await labelsWhen(page, (shown) => shown.includes('Dry Run'));
 				if (!labels.includes('Dry Run')) throw new Error(`no Dry Run: [${labels.join(', ')}]`);
 				const notice = await page.locator('[data-test-id="ndv"]').innerText();
 				if (!notice.includes('records not among them are deleted'))
@@ -832,7 +849,7 @@ async function main(): Promise<void> {
 					throw new Error(`triggers offered: [${actions.join(', ')}]`);
 				await creatorItems.filter({ hasText: 'On transaction completed' }).first().click();
 				await page.locator('[data-test-id="ndv"]').waitFor();
-				const labels = await visibleLabels(page);
+				const labels = await labelsWhen(page, (shown) => shown.includes('Event'));
 				const pollTimes = page.locator('[data-test-id="fixed-collection-pollTimes"]').first();
 				if (!labels.includes('Event') || !(await pollTimes.isVisible()))
 					throw new Error(`no Poll Times or Event; labels: ${labels.join(', ')}`);
@@ -862,7 +879,12 @@ async function main(): Promise<void> {
 				`ABBYY Vantage Trigger → ${event.name}: Poll Times, Event, ${event.shown.filter((label) => !ALWAYS.includes(label)).join(', ')}${event.hidden.length ? `; not ${event.hidden.join(', ')}` : ''}`,
 				async () => {
 					await selectOption(page, 'event', event.name);
-					const labels = await visibleLabels(page);
+					const labels = await labelsWhen(
+						page,
+						(shown) =>
+							event.shown.every((label) => shown.includes(label)) &&
+							!event.hidden.some((label) => shown.includes(label)),
+					);
 					await screenshot(`trigger-${event.name.toLowerCase().replace(/ /g, '-')}`);
 					const missing = event.shown.filter((label) => !labels.includes(label));
 					const leaked = event.hidden.filter((label) => labels.includes(label));
@@ -882,9 +904,10 @@ async function main(): Promise<void> {
 			'ABBYY Vantage Trigger → Transaction Completed: the filters render (Status choices, a registration parameter’s Key and Value, Look Back and Start From)',
 			async () => {
 				await selectOption(page, 'event', 'Transaction Completed');
-				await page.locator('[data-test-id="parameter-input-transactionStatus"]').first().click();
-				const statuses = (await page.getByRole('option').allInnerTexts()).map((t) => t.trim());
-				await page.keyboard.press('Escape');
+				const status = page.locator('[data-test-id="parameter-input-transactionStatus"]').first();
+				const list = await openList(page, status);
+				const statuses = await optionsIn(list);
+				await closeList(page, status, list);
 				const wantedStatuses = ['Any', 'Cancelled', 'Failed', 'Processed'];
 				if (JSON.stringify(statuses) !== JSON.stringify(wantedStatuses))
 					throw new Error(`Status choices: [${statuses.join(', ')}]`);
@@ -894,8 +917,10 @@ async function main(): Promise<void> {
 					)
 					.first()
 					.click();
-				await page.waitForTimeout(300);
-				const labels = await visibleLabels(page);
+				const labels = await labelsWhen(
+					page,
+					(shown) => shown.includes('Key') && shown.includes('Value'),
+				);
 				if (!labels.includes('Key') || !labels.includes('Value'))
 					throw new Error(`no Key and Value after Add Parameter: [${labels.join(', ')}]`);
 				await expectOptionsOffered(
@@ -957,7 +982,7 @@ async function main(): Promise<void> {
 						.filter((name) => !shown.some(byModelLabel(name)))
 						.map((name) => `${name} (defined by the model)`),
 				];
-				let labels = await labelsWhen(page, (shown) => !incomplete(shown).length, 25);
+				let labels = await labelsWhen(page, (shown) => !incomplete(shown).length);
 				await page.screenshot({ path: join(ARTIFACTS, 'tool-in-agent.png') });
 				const missing = incomplete(labels);
 				if (missing.length)
@@ -976,7 +1001,7 @@ async function main(): Promise<void> {
 						`${byModel} parameters show "Defined automatically by the model" (Search and Limit should)`,
 					);
 				await selectOption(page, 'operation', 'Delete');
-				labels = await labelsWhen(page, (shown) => shown.includes('Allow When Used as a Tool'), 25);
+				labels = await labelsWhen(page, (shown) => shown.includes('Allow When Used as a Tool'));
 				await page.screenshot({ path: join(ARTIFACTS, 'tool-delete-guard.png') });
 				if (!labels.includes('Allow When Used as a Tool'))
 					throw new Error(`Delete as a tool shows: [${labels.join(', ')}]`);

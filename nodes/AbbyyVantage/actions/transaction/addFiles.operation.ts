@@ -14,13 +14,9 @@ import { optionalText } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
 import { concurrencyOption, ITEM_CONCURRENCY, readRunConcurrency } from '../../params/concurrency';
 import { readCollection, sortedOptions } from '../../params/collections';
-import {
-	imageProcessingOptions,
-	inputFilesProperties,
-	readImageProcessing,
-	readTransactionId,
-	transactionIdProperty,
-} from './shared';
+import { imageProcessingOptions, readImageProcessing } from './imageProcessing';
+import { inputFilesProperties } from './inputFiles';
+import { readTransactionId, transactionIdProperty } from './ids';
 import { describeFiles, Transactions } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [

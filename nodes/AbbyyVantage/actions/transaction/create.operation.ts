@@ -10,7 +10,7 @@ import {
 	readTransactionParameters,
 	registrationParametersOption,
 	skillParametersOption,
-} from './shared';
+} from './transactionParameters';
 import { Transactions } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [

@@ -8,7 +8,7 @@ import {
 	ITEM_CONCURRENCY,
 	readRunConcurrency,
 } from '../../params/concurrency';
-import { readTransactionId, transactionIdProperty } from './shared';
+import { readTransactionId, transactionIdProperty } from './ids';
 import { Transactions } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { readFileSelection } from './shared';
+import { readFileSelection } from './inputFiles';
 import { readInputFiles, type InputFile } from '../../helpers/binaryInput';
 import { downloadFile } from '../../transport/download';
 import { FILE_URL_MAX_REDIRECTS } from '../../constants';

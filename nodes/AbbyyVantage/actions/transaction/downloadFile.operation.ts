@@ -10,7 +10,7 @@ import {
 	readRunConcurrency,
 } from '../../params/concurrency';
 import { fileItem, outputFieldProperty, readOutputField } from '../../params/download';
-import { readTransactionId, transactionIdProperty, fileIdProperty, readFileId } from './shared';
+import { readTransactionId, transactionIdProperty, fileIdProperty, readFileId } from './ids';
 import { downloadTransactionFile, Transactions } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [

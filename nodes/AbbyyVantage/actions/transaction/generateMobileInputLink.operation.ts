@@ -13,7 +13,7 @@ import {
 	ITEM_CONCURRENCY,
 	readRunConcurrency,
 } from '../../params/concurrency';
-import { readTransactionId, transactionIdProperty } from './shared';
+import { readTransactionId, transactionIdProperty } from './ids';
 import { TRANSACTION_HINTS } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [transactionIdProperty, concurrencyOnlyOptions()];

@@ -1,3 +1,3 @@
-import { registrationParameters } from './parameters';
+import { registrationParameters } from './transactionParameters';
 
 export const { description, execute } = registrationParameters;

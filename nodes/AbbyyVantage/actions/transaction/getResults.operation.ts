@@ -8,7 +8,7 @@ import { concurrencyOption, readRunConcurrency } from '../../params/concurrency'
 import { readCollection, sortedOptions } from '../../params/collections';
 import { readResults, uniqueResultFileNames } from '../../vantage/results';
 import { readResultOptions, resultOptions } from '../../params/resultOptions';
-import { readTransactionId, transactionIdProperty } from './shared';
+import { readTransactionId, transactionIdProperty } from './ids';
 import { FAILED_STATUSES, Transactions } from '../../vantage/transactions';
 
 const CONCURRENCY = { max: 32, what: 'transactions' };

@@ -1,3 +1,3 @@
-import { skillParameters } from './parameters';
+import { skillParameters } from './transactionParameters';
 
 export const { description, execute } = skillParameters;

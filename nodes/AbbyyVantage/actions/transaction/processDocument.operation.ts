@@ -26,17 +26,14 @@ import { readCollection, sortedOptions } from '../../params/collections';
 import { readSkillId, skillProperty } from '../../params/skill';
 import { readResults, uniqueResultFileNames, type ResultOptions } from '../../vantage/results';
 import { readResultOptions, resultOptions } from '../../params/resultOptions';
+import { imageProcessingOptions, readImageProcessing } from './imageProcessing';
+import { inputFilesProperties } from './inputFiles';
 import {
-	imageProcessingOptions,
-	inputFilesProperties,
-	onManualReviewOption,
-	readImageProcessing,
-	readOnManualReview,
 	readTransactionParameters,
 	registrationParametersOption,
 	skillParametersOption,
-	TRANSACTION_POLL,
-} from './shared';
+} from './transactionParameters';
+import { onManualReviewOption, readOnManualReview, TRANSACTION_POLL } from './waiting';
 import {
 	type OnManualReview,
 	type TransactionParameters,

@@ -6,13 +6,8 @@ import type { VantageClient } from '../../transport';
 import { concurrencyOption, readRunConcurrency } from '../../params/concurrency';
 import { pollOptions, readPollSettings } from '../../params/wait';
 import { readCollection, sortedOptions } from '../../params/collections';
-import {
-	onManualReviewOption,
-	readOnManualReview,
-	readTransactionId,
-	TRANSACTION_POLL,
-	transactionIdProperty,
-} from './shared';
+import { readTransactionId, transactionIdProperty } from './ids';
+import { onManualReviewOption, readOnManualReview, TRANSACTION_POLL } from './waiting';
 import { Transactions } from '../../vantage/transactions';
 
 const CONCURRENCY = { max: 100, what: 'transactions', autoTasks: 100 };

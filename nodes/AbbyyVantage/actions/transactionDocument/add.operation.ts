@@ -18,12 +18,8 @@ import {
 	readRunConcurrency,
 } from '../../params/concurrency';
 import { readCollection } from '../../params/collections';
-import {
-	imageProcessingOptions,
-	readImageProcessing,
-	readTransactionId,
-	transactionIdProperty,
-} from '../transaction/shared';
+import { imageProcessingOptions, readImageProcessing } from '../transaction/imageProcessing';
+import { readTransactionId, transactionIdProperty } from '../transaction/ids';
 import { TRANSACTION_HINTS } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [

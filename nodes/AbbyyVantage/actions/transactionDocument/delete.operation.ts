@@ -8,9 +8,9 @@ import {
 	ITEM_CONCURRENCY,
 	readRunConcurrency,
 } from '../../params/concurrency';
-import { readDocumentId, readTransactionId, transactionIdProperty } from '../transaction/shared';
+import { readTransactionId, transactionIdProperty } from '../transaction/ids';
 import { TRANSACTION_HINTS } from '../../vantage/transactions';
-import { documentIdProperty } from './document';
+import { documentIdProperty, readDocumentId } from './document';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,

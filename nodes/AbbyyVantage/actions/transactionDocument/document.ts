@@ -1,5 +1,6 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { requirePathParameter } from '../../helpers/validation';
 import { endpoints, type VantageClient } from '../../transport';
 import { TRANSACTION_HINTS } from '../../vantage/transactions';
 
@@ -14,6 +15,14 @@ export const documentIdProperty: INodeProperties = {
 	placeholder: 'e.g. 6b29fc40-ca47-1067-b31d-00dd010662da',
 	description: 'ID of the document in the transaction, as returned by Add or Get Many',
 };
+
+export function readDocumentId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name = 'documentId',
+): string {
+	return requirePathParameter(ctx, itemIndex, 'Document ID', ctx.getNodeParameter(name, itemIndex));
+}
 
 /** One document of a transaction (GetTransactionDocument): its fields and sourceFiles. */
 export async function readDocument(

@@ -11,14 +11,13 @@ import {
 } from '../../params/concurrency';
 import { fileItem, outputFieldProperty, readOutputField } from '../../params/download';
 import {
-	readDocumentId,
 	readTransactionId,
 	transactionIdProperty,
 	fileIdProperty,
 	readFileId,
-} from '../transaction/shared';
+} from '../transaction/ids';
 import { TRANSACTION_HINTS } from '../../vantage/transactions';
-import { documentIdProperty, readDocument } from './document';
+import { documentIdProperty, readDocument, readDocumentId } from './document';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,

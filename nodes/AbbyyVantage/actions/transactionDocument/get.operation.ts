@@ -8,8 +8,8 @@ import {
 	ITEM_CONCURRENCY,
 	readRunConcurrency,
 } from '../../params/concurrency';
-import { readDocumentId, readTransactionId, transactionIdProperty } from '../transaction/shared';
-import { documentIdProperty, readDocument } from './document';
+import { readTransactionId, transactionIdProperty } from '../transaction/ids';
+import { documentIdProperty, readDocument, readDocumentId } from './document';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,

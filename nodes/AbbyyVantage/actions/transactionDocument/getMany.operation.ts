@@ -9,7 +9,7 @@ import {
 	readRunConcurrency,
 } from '../../params/concurrency';
 import { readReturnLimit, returnAllProperties, upToLimit } from '../../params/getMany';
-import { readTransactionId, transactionIdProperty } from '../transaction/shared';
+import { readTransactionId, transactionIdProperty } from '../transaction/ids';
 import { listTransactionDocuments } from '../../vantage/transactions';
 
 const properties: INodeProperties[] = [

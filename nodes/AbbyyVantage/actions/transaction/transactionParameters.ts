@@ -13,8 +13,43 @@ import {
 	ITEM_CONCURRENCY,
 	readRunConcurrency,
 } from '../../params/concurrency';
-import { readTransactionId, transactionIdProperty } from './shared';
-import { TRANSACTION_HINTS } from '../../vantage/transactions';
+import { keyValuesOption, readKeyValues } from '../../params/keyValues';
+import { readTransactionId, transactionIdProperty } from './ids';
+import { TRANSACTION_HINTS, type TransactionParameters } from '../../vantage/transactions';
+
+/**
+ * A transaction's registration parameters and skill parameters, lists of `{ key, value }`: the
+ * options Create and Process Document set them with, and the operation Get Registration
+ * Parameters and Get Skill Parameters read them with.
+ */
+
+export const registrationParametersOption = keyValuesOption(
+	'Registration Parameters',
+	'registrationParameters',
+	'Up to 10 keys and values stored with the transaction, e.g. the source or an order number. Transactions can be found by them later.',
+);
+
+export const skillParametersOption = keyValuesOption(
+	'Skill Parameters',
+	'skillParameters',
+	'Up to 10 keys and values the skill reads, as defined in the skill',
+);
+
+export function readTransactionParameters(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+): TransactionParameters {
+	return {
+		registrationParameters: readKeyValues(
+			ctx,
+			itemIndex,
+			'Registration Parameters',
+			options.registrationParameters,
+		),
+		skillParameters: readKeyValues(ctx, itemIndex, 'Skill Parameters', options.skillParameters),
+	};
+}
 
 /**
  * Get Registration Parameters and Get Skill Parameters: one operation shape for both lists of
