@@ -65,8 +65,12 @@ export function pollPauses(
 	return { actual, expected };
 }
 
-/** Each pause of `pauses` is the one the schedule asks for: not shorter, at most `slackMs` longer. */
-export function expectSchedule(pauses: { actual: number[]; expected: number[] }, slackMs = 250) {
+/**
+ * Each pause of `pauses` is the one the schedule asks for: never shorter (the promise to Vantage),
+ * at most `slackMs` longer (a loaded machine's event loop runs late: a second of slack keeps the
+ * check about the schedule, not about the machine).
+ */
+export function expectSchedule(pauses: { actual: number[]; expected: number[] }, slackMs = 1000) {
 	pauses.actual.forEach((pause, i) => {
 		expect(pause).toBeGreaterThanOrEqual(pauses.expected[i] - 5);
 		expect(pause).toBeLessThanOrEqual(pauses.expected[i] + slackMs);

