@@ -7,7 +7,7 @@
  *
  * BENCH_RUNS (default 5) sets the runs per configuration; BENCH_ONLY=<section>[,<section>] runs
  * only those sections (delete, status, wait, real, process, upload, sync, adaptive, report,
- * schedule, mapping, burst, agent) and writes e2e/.work/bench/BENCHMARKS.partial.md instead, leaving
+ * schedule, mapping, burst, agent, push) and writes e2e/.work/bench/BENCHMARKS.partial.md instead, leaving
  * BENCHMARKS.md as it is.
  */
 import {
@@ -60,6 +60,7 @@ import {
 import { agentAnswerSection, type AgentAnswerResult } from './agentAnswers';
 import { BURST, BURST_MODES, burstSection, exactlyOnce, type BurstResult } from './burst';
 import { mappingSection, type MappingResult } from './mapping';
+import { burstExactlyOnce, percentile, PUSH, pushSection, type PushResult } from './push';
 import { timeToDataSection, type TimeToDataResult } from './timeToData';
 import {
 	ADAPTIVE,
@@ -93,6 +94,7 @@ const SECTIONS = [
 	'mapping',
 	'burst',
 	'agent',
+	'push',
 ];
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 for (const name of ONLY ?? []) {
@@ -777,6 +779,16 @@ async function main(): Promise<void> {
 			}
 		});
 		r.agent = await timed('agent', async () => await agentAnswerSection(sim.url));
+		r.push = await timed('push', async () => {
+			const host = await n8n();
+			if (!host) return undefined;
+			const where = placements();
+			try {
+				return await pushSection(sim.url, host, where);
+			} finally {
+				where.oneGigabyte.cgroup?.remove();
+			}
+		});
 		r.real = await timed('real', async () => {
 			const host = await n8n();
 			return host ? await realCleanupSection(sim.url, host) : undefined;
@@ -807,6 +819,7 @@ interface Report {
 	mapping?: MappingResult;
 	burst?: BurstResult;
 	agent?: AgentAnswerResult;
+	push?: PushResult;
 }
 
 /** The issues' claims, each with its figure from this run and whether it holds. */
@@ -851,6 +864,32 @@ function claims(r: Report): string {
 			`Inside n8n 2.41.1 (${run.where}): a poll finding ${BURST.transactions.toLocaleString('en').replace(/,/g, ' ')} completed transactions, Output ${BURST_MODES[run.mode].label}: n8n's main process < 1 GB, each transaction exactly once (section 13)`,
 			`${run.survived ? `${fmt(run.mainPeakMB)} MB` : 'n8n died'}; missing / twice: ${run.missing} / ${run.twice}`,
 			exactlyOnce(run) && run.mainPeakMB < 1024,
+		);
+	}
+	const p = r.push;
+	const pushP95 = p?.latencies ? percentile(p.latencies.push, 95) : NaN;
+	add(
+		'39',
+		`Inside n8n 2.41.1 on this machine: from Vantage completing a transaction to its workflow's start, pushed (the Instant Trigger), p95 ≤ ${PUSH.p95GoalMs / 1000} s (section 15a)`,
+		p?.latencies
+			? `p95 ${fmt(pushP95 / 1000, 1)} s (polling Every Minute: p95 ${fmt(percentile(p.latencies.poll, 95) / 1000, 1)} s)`
+			: notMeasured,
+		p?.latencies ? pushP95 <= PUSH.p95GoalMs && p.latencies.missing.push === 0 : undefined,
+	);
+	add(
+		'39',
+		'The Instant Trigger sends no request to Vantage while nothing happens (section 15b)',
+		p?.idle
+			? `${p.idle.pushRequests} in ${fmt(p.idle.minutes, 1)} minutes (polling Every Minute: ${fmt((p.idle.pollRequests / p.idle.minutes) * 60)} per hour)`
+			: notMeasured,
+		p?.idle ? p.idle.pushRequests === 0 : undefined,
+	);
+	for (const b of p?.bursts ?? []) {
+		add(
+			'39',
+			`Inside n8n 2.41.1 (${b.where}): ${PUSH.burst.toLocaleString('en').replace(/,/g, ' ')} transactions completing within a minute, pushed: ${PUSH.burst.toLocaleString('en').replace(/,/g, ' ')} executions, none lost or twice, n8n's main process < 1 GB as the polled burst's (section 15c)`,
+			`${b.survived ? `${fmt(b.mainPeakMB)} MB` : 'n8n died'}; ${b.executions} executions; missing / twice: ${b.missing} / ${b.twice}`,
+			burstExactlyOnce(b) && b.mainPeakMB < 1024,
 		);
 	}
 	const a = r.adaptive;
@@ -1186,7 +1225,7 @@ peak resident memory (VmHWM) over the whole run, start-up included. Target (issu
 nothing lost or repeated. Before issue 26 the trigger started up to 1 000 executions at once: in the
 1 GiB cgroup the kernel killed n8n with the 1 500 pending (one run, 2026-11-24).
 
-| Output | Where | n8n | Executions stored | Missing / twice / foreign | Pending at once | Drained | n8n main process | Task runner peak | Container peak |
+| Output | Where | n8n | Executions stored; the record of deliveries | Missing / twice / foreign | Pending at once | Drained | n8n main process | Task runner peak | Container peak |
 |---|---|---|---|---|---|---|---|---|---|
 ${r.burst?.rows ?? (want('burst') ? '| (skipped: no n8n host) |' + ' |'.repeat(9) : notRun(10))}
 
@@ -1200,6 +1239,48 @@ characters ÷ 4. Target (issue 34): at most 40 000 characters, whatever the mode
 | Question | Workflow output | Tool answer |
 |---|---|---|
 ${r.agent?.rows ?? notRun(3)}
+
+## 15. Inside a real n8n 2.41.1: pushed events (the ABBYY Vantage Instant Trigger) against polling
+
+The simulator's Custom activity runs the shipped script (\`custom-activity/n8n-events.js\`) after
+Review, in its own worker threads, and posts each event to the Instant Trigger's production URL on
+loopback; the transaction completes when the script returns. \`n8n start\` with n8n's defaults, a fresh
+n8n for (a) and (b), and for each run of (c).
+
+**(a) From Vantage completing a transaction to its workflow's start.** Both triggers side by side in
+one n8n for ${PUSH.latencyForMs / 1000} s: a transaction completes for the Instant Trigger (Transaction Completed) every
+${PUSH.pushEveryMs / 1000} s, and one for the ABBYY Vantage Trigger (Transaction Completed of a registration parameter,
+Poll Times *Every Minute*, its shortest setting) every ${PUSH.pollEveryMs / 1000} s. *Completed*: when the simulator
+finished the transaction (pushed: when its script returned); *started*: the execution's
+\`startedAt\` as n8n stored it. Target (issue 39): push p95 ≤ ${PUSH.p95GoalMs / 1000} s on 2 cores.
+
+| Trigger | Transactions | p50 | p95 | Max |
+|---|---|---|---|---|
+${r.push?.rows.latency ?? (want('push') ? '| (skipped: no n8n host) | | | | |' : notRun(5))}
+
+**(b) Vantage API requests while nothing happens.** The same n8n right after (a), both workflows
+active, no transaction completing for ${PUSH.idleMs / 1000} s: every API request the simulator logged, and per
+hour. The polling trigger reads its whole Look Back window at every poll, one list request per 1 000
+transactions in it; the Instant Trigger reads only when an event comes.
+
+| Trigger | Requests in ${PUSH.idleMs / 1000} s | Per hour |
+|---|---|---|
+${r.push?.rows.idle ?? (want('push') ? '| (skipped: no n8n host) | | |' : notRun(3))}
+
+**(c) ${PUSH.burst.toLocaleString('en').replace(/,/g, ' ')} transactions completing within a minute, pushed.** The Instant Trigger's workflow (Transaction
+Completed, then an Edit Fields node, as section 13's), ${PUSH.burst.toLocaleString('en').replace(/,/g, ' ')} transactions started evenly over
+${PUSH.burstForMs / 1000} s, Vantage running up to ${PUSH.scriptConcurrency} scripts at once. *n8n answered the script*: per transaction,
+what its one attempt got (202 accepted, 409 delivered by another event) or its attempts. *All
+completed*: until the last script returned and its transaction was Processed. *Drained*: from the
+first to the last execution's end. *Started after completion*: p50 / p95 / max, as in (a). *The record of deliveries*: the states the
+workflow's static data says the Instant Trigger delivered.
+*Requests per push*: API requests n8n sent Vantage, by operation, per transaction. Memory as in
+section 13 (its polled burst of 1 500 at once is the comparison). Target (issue 39): ${PUSH.burst.toLocaleString('en').replace(/,/g, ' ')} executions,
+none lost or doubled, n8n's main process under 1 GB.
+
+| Where | n8n | Executions stored; the record of deliveries | Missing / twice / foreign | n8n answered the script | All completed | Drained | Started after completion | Pending at once | n8n main process | Task runner peak | Container peak | Requests per push |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|
+${r.push?.rows.burst ?? (want('push') ? '| (skipped: no n8n host) |' + ' |'.repeat(12) : notRun(13))}
 `;
 	// The profiled explanation of missed targets lives beside the driver and goes with the numbers.
 	const analysis = readFileSync(join(ROOT, 'bench', 'ANALYSIS.md'), 'utf8');

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console --
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console --
  * End-to-end suite, never shipped: a real n8n, the packed package, the simulator, a scripted model. */
 /**
  * The ABBYY Vantage Tool under n8n's own AI Agent (v3) inside a real n8n, on every release line
@@ -10,10 +10,15 @@
  * catalog asked for whole, a Clear the model wants and the user never allowed, a document by its
  * link (its file server on loopback listed in Allowed Internal Hosts), links to a cloud metadata
  * address and to a loopback stub written as IPv4-mapped IPv6 (refused, nothing reaches the stub);
- * then examples/invoice-agent.json as shipped.
+ * then examples/invoice-agent.json as shipped. Then n8n's human review for tools (n8n 2.x), with
+ * examples/catalog-agent.json: a call of a gated tool is held while n8n e-mails a person (an SMTP
+ * server on loopback, ./lib/smtp.ts); the suite clicks Approve or Decline in that e-mail and n8n,
+ * started as a server, resumes the execution: Delete approved (the record is gone), Clear declined
+ * (the model is told, the catalog keeps its records) and Clear approved (it is empty). On n8n 1.x,
+ * which has no such review, the example cannot run and nothing reaches Vantage.
  * Run alone: `npx ts-node --transpile-only --prefer-ts-exts e2e/agent.ts` (E2E_N8N=1 for n8n 1.x).
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { TOOLS } from '../nodes/AbbyyVantage/agent/tools';
@@ -21,9 +26,35 @@ import { FileServer } from '../test/helpers/fileServer';
 import { invoiceText } from '../test/helpers/binary';
 import { VENDOR_COLUMNS, vendorRows } from '../test/helpers/vendorCatalog';
 import { FIXTURE } from '../test/simulator/simulator';
-import { answerOf, APPROVED_VENDORS, FIND_VENDOR_TOOL, OPENAI_CREDENTIAL } from './lib/agents';
+import {
+	answerOf,
+	APPROVED_VENDOR_COLUMNS,
+	APPROVED_VENDOR_RECORDS,
+	APPROVED_VENDORS,
+	FIND_VENDOR_TOOL,
+	OPENAI_CREDENTIAL,
+} from './lib/agents';
+import {
+	CATALOG_ASSISTANT,
+	CLEAR_TOOL,
+	decide,
+	DELETE_TOOL,
+	examplesScenario,
+	importSmtpCredential,
+	REVIEW_NODE,
+	wasDeclined,
+} from './lib/approvals';
 import { assert, check, equal } from './lib/checks';
-import { hostVersions, n8n, parseRun, runOutput, RUN_DIR, writeJson } from './lib/n8n';
+import { hostVersions, LINE, n8n, parseRun, ROOT, runOutput, RUN_DIR, writeJson } from './lib/n8n';
+import {
+	createApiKey,
+	publicApi,
+	signIn,
+	startServer,
+	stopServer,
+	type StoredExecution,
+} from './lib/server';
+import { SmtpSink, type Mail } from './lib/smtp';
 import type { ChatRequest, OfferedFunction, Scenario } from './lib/openai';
 import { CREDENTIAL, runAlone, type Setup } from './lib/setup';
 
@@ -555,6 +586,255 @@ export async function agentSuite(setup: Setup): Promise<void> {
 	} finally {
 		await files.stop();
 		await stub.stop();
+	}
+	await humanReviewSuite(setup);
+}
+
+/** The example with a human review step for its tools that delete. */
+const REVIEW_EXAMPLE = 'vaExCatAgent1';
+/** The example's graph on a scratch catalog, asked to clear it (run twice: declined, approved). */
+const REVIEW_CLEAR = 'vaE2eReview01';
+const SCRATCH_CATALOG = 'Vendors scratch';
+const V1007 = APPROVED_VENDOR_RECORDS.find((r) => r.id === 'V-1007')!;
+
+/** examples/catalog-agent.json on the scratch catalog, its request "clear the catalog". */
+function clearWorkflow(): Json {
+	const example = JSON.parse(
+		readFileSync(join(ROOT, 'examples', 'catalog-agent.json'), 'utf8'),
+	) as Json & { nodes: Array<{ name: string; parameters: Json }> };
+	const text = JSON.stringify(example.nodes)
+		.split(`"value":"${APPROVED_VENDORS}"`)
+		.join(`"value":"${SCRATCH_CATALOG}"`)
+		.split(`"cachedResultName":"${APPROVED_VENDORS}"`)
+		.join(`"cachedResultName":"${SCRATCH_CATALOG}"`);
+	const nodes = JSON.parse(text) as Array<{ name: string; parameters: Json }>;
+	const request = nodes.find((n) => n.name === 'Sample request')!;
+	const assignments = (request.parameters.assignments as { assignments: Json[] }).assignments;
+	assignments[0].value = `Clear the ${SCRATCH_CATALOG} catalog.`;
+	const agent = nodes.find((n) => n.name === 'Vendor assistant')!;
+	const options = agent.parameters.options as Json;
+	options.systemMessage = `${String(options.systemMessage)} [scenario:catalog-assistant]`;
+	return { ...example, id: REVIEW_CLEAR, name: 'e2e human review: clear a catalog', nodes };
+}
+
+/**
+ * The items a node output in a stored execution, at its last run, on its first output of any kind
+ * (a review step's is `ai_tool`: n8n logs it there).
+ */
+function lastOutput(execution: StoredExecution, node: string): Json[] {
+	const runs = (
+		(execution.data?.resultData as Json | undefined)?.runData as Record<string, Json[]> | undefined
+	)?.[node];
+	const data = (runs?.[runs.length - 1]?.data ?? {}) as Record<
+		string,
+		Array<Array<{ json: Json }>>
+	>;
+	const outputs = data.main ?? Object.values(data)[0] ?? [];
+	return (outputs[0] ?? []).map((item) => item.json);
+}
+
+/**
+ * n8n 2.x's human review for tools, with the example: each run held for a person, then decided
+ * through the e-mail's links on a running n8n. On n8n 1.x the example's review step is unknown.
+ */
+async function humanReviewSuite(setup: Setup): Promise<void> {
+	const { instance, sim, model } = setup;
+	if (LINE.id !== '2') {
+		console.log(
+			`\nexamples/catalog-agent.json on ${hostVersions().label}: n8n 1.x has no human review for tools`,
+		);
+		sim.clearLog();
+		const run = await execute(setup, REVIEW_EXAMPLE);
+		await check(
+			'the example cannot run (its review step is a node n8n 1.x does not know), and nothing reaches Vantage',
+			() => {
+				assert(
+					run.code !== 0 &&
+						/Unrecognized node type: n8n-nodes-base\.emailSendHitl/.test(run.output),
+					`exit code ${run.code}: ${run.output.slice(-1500)}`,
+				);
+				equal(
+					sim.requestsTo('DeleteRecords').length + sim.requestsTo('ClearCatalog').length,
+					0,
+					'deletions',
+				);
+			},
+		);
+		return;
+	}
+	console.log(`\nn8n's human review for the ABBYY Vantage Tool, on ${hostVersions().label}`);
+	const mailbox = new SmtpSink();
+	await mailbox.start();
+	await importSmtpCredential(instance, mailbox);
+	model.addScenarios({ invoice: examplesScenario(), 'catalog-assistant': CATALOG_ASSISTANT });
+	sim.addCatalog(SCRATCH_CATALOG, APPROVED_VENDOR_COLUMNS);
+	sim.seedCatalogRecords(SCRATCH_CATALOG, APPROVED_VENDOR_RECORDS);
+	const folder = join(RUN_DIR, 'review');
+	rmSync(folder, { recursive: true, force: true });
+	mkdirSync(folder, { recursive: true });
+	writeJson(join(folder, `${REVIEW_CLEAR}.json`), clearWorkflow());
+	const imported = await n8n(instance, ['import:workflow', '--separate', `--input=${folder}`]);
+	if (imported.code !== 0)
+		throw new Error(`import:workflow failed:\n${imported.stdout}${imported.stderr}`);
+
+	/** One run, held: its status, the approval e-mail it sent and the execution's id. */
+	const held = async (id: string) => {
+		const before = mailbox.mails.length;
+		const run = await execute(setup, id);
+		const mail = await mailbox.waitFor(() => true, 30_000, before);
+		const executionId = /\/webhook-waiting\/([^/]+)\//.exec(mail.links[0] ?? '')?.[1] ?? '';
+		return { run, mail, executionId };
+	};
+	sim.clearLog();
+	const deletion = await held(REVIEW_EXAMPLE);
+	const declined = await held(REVIEW_CLEAR);
+	const cleared = await held(REVIEW_CLEAR);
+	await check(
+		'examples/catalog-agent.json: the model looks V-1007 up and asks to delete it; n8n holds the call and e-mails a person what the tool would do; nothing is deleted yet',
+		() => {
+			for (const { run } of [deletion, declined, cleared]) {
+				equal(run.run?.status, 'waiting', 'execution status');
+			}
+			const { mail } = deletion;
+			equal(
+				[mail.to, mail.subject],
+				[['accounts-payable@example.com'], 'Approve a change to the Approved vendors catalog?'],
+				'the approval e-mail',
+			);
+			assert(
+				new RegExp(
+					`wants to run ${DELETE_TOOL} in ABBYY Vantage with:\\r?\\n\\{"recordIds":"V-1007"\\}`,
+				).test(mail.body),
+				`the e-mail names the tool and its arguments: ${mail.body.slice(0, 3000)}`,
+			);
+			equal(
+				mail.links.map((link) => new URL(link).searchParams.get('approved')).sort(),
+				['false', 'true'],
+				'Approve and Decline links',
+			);
+			equal(sim.requestsTo('DeleteRecords').length, 0, 'DeleteRecords requests while held');
+			equal(sim.requestsTo('ClearCatalog').length, 0, 'ClearCatalog requests while held');
+			equal(
+				sim.requestsTo('GetRecords').map((r) => r.params.catalogId),
+				[APPROVED_VENDORS],
+				'the lookup ran without review',
+			);
+		},
+	);
+
+	const server = await startServer(instance);
+	try {
+		const cookie = await signIn(server.url);
+		const apiKey = await createApiKey(server.url, cookie);
+		/** The execution once it no longer waits (the resumed run takes a few seconds). */
+		const finished = async (executionId: string): Promise<StoredExecution> => {
+			for (let attempt = 0; attempt < 120; attempt++) {
+				const execution = await publicApi<StoredExecution>(
+					server.url,
+					apiKey,
+					'GET',
+					`/executions/${executionId}?includeData=true`,
+				);
+				if (!['waiting', 'running', 'new'].includes(execution.status)) return execution;
+				await new Promise((resolve) => setTimeout(resolve, 500));
+			}
+			throw new Error(`execution ${executionId} did not finish`);
+		};
+		const click = async (
+			run: { mail: Mail; executionId: string },
+			choice: 'approve' | 'decline',
+		) => {
+			const answer = await decide(run.mail, choice, server.url);
+			equal(answer.status, 200, `${choice} answered`);
+			return await finished(run.executionId);
+		};
+
+		const approvedDeletion = await click(deletion, 'approve');
+		await check(
+			'Approve: the execution resumes, the Delete tool runs once with the record the model chose, V-1007 is gone, the agent says so',
+			() => {
+				equal(approvedDeletion.status, 'success', 'status');
+				equal(
+					sim.requestsTo('DeleteRecords').map((r) => [r.params.catalogId, r.body]),
+					[[APPROVED_VENDORS, ['V-1007']]],
+					'DeleteRecords',
+				);
+				equal(sim.recordIds(APPROVED_VENDORS), ['V-1001', 'V-1004'], 'records left');
+				equal(
+					lastOutput(approvedDeletion, 'Vendor assistant')[0]?.output,
+					'Done: deleting V-1007.',
+					'agent output',
+				);
+				// What the person's click gave the review step (n8n's sendAndWaitWebhook).
+				equal(
+					lastOutput(approvedDeletion, REVIEW_NODE).map((json) => (json.data as Json)?.approved),
+					[true],
+					'the review step’s answer',
+				);
+				const answers = model
+					.of('invoice')
+					.flatMap((r) => r.results)
+					.filter((r) => r.name === DELETE_TOOL);
+				equal(
+					answers.map((r) => answerOf(r.content).idsDeleted),
+					[1],
+					'what the Delete tool answered the model',
+				);
+			},
+		);
+		// Later suites look vendors up in this catalog.
+		sim.seedCatalogRecords(APPROVED_VENDORS, [V1007]);
+
+		sim.clearLog();
+		const before = sim.recordIds(SCRATCH_CATALOG).length;
+		const declinedRun = await click(declined, 'decline');
+		await check(
+			'Decline: the Clear tool never runs, the model is told a person declined it and stops, the catalog keeps its records',
+			() => {
+				equal(declinedRun.status, 'success', 'status');
+				equal(sim.requestsTo('ClearCatalog').length, 0, 'ClearCatalog requests');
+				equal(sim.requests.length, 0, 'requests to Vantage');
+				equal(sim.recordIds(SCRATCH_CATALOG).length, before, 'records');
+				const told = model
+					.of('catalog-assistant')
+					.flatMap((r) => r.results)
+					.filter((r) => r.name === CLEAR_TOOL);
+				assert(
+					told.length > 0 && told.every((r) => wasDeclined(r.content)),
+					`told: ${JSON.stringify(told)}`,
+				);
+				equal(
+					lastOutput(declinedRun, 'Vendor assistant')[0]?.output,
+					'A person declined clearing the catalog: nothing was changed.',
+					'agent output',
+				);
+			},
+		);
+
+		sim.clearLog();
+		const clearedRun = await click(cleared, 'approve');
+		await check('Approve on Clear: the catalog is cleared, once', () => {
+			equal(clearedRun.status, 'success', 'status');
+			equal(
+				sim.requestsTo('ClearCatalog').map((r) => r.params.catalogId),
+				[SCRATCH_CATALOG],
+				'ClearCatalog requests',
+			);
+			equal(sim.recordIds(SCRATCH_CATALOG).length, 0, 'records');
+			equal(
+				lastOutput(clearedRun, 'Vendor assistant')[0]?.output,
+				'Done: clearing the catalog.',
+				'agent output',
+			);
+			const answers = model
+				.of('catalog-assistant')
+				.flatMap((r) => r.results)
+				.filter((r) => r.name === CLEAR_TOOL && !wasDeclined(r.content));
+			assert(answers.length === 1 && !answerOf(answers[0].content).error, JSON.stringify(answers));
+		});
+	} finally {
+		await stopServer(server);
+		await mailbox.stop();
 	}
 }
 

@@ -13,10 +13,19 @@ import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, relative } from 'node:path';
 
+import {
+	decisionLink,
+	examplesScenario,
+	importSmtpCredential,
+	isCatalogRequest,
+	REVIEW_NODE,
+} from './lib/approvals';
 import { xlsxRecords } from './lib/files';
 import { InstallWatch } from './lib/installProgress';
 import { HOST, n8n, parseRun, ROOT } from './lib/n8n';
+import type { ChatRequest } from './lib/openai';
 import { setUp, type Setup } from './lib/setup';
+import { SmtpSink, type Mail } from './lib/smtp';
 import { SYNC_CATALOG } from './lib/vendors';
 
 /** Trigger nodes start a workflow from n8n's schedule, never from `n8n execute`. */
@@ -59,7 +68,14 @@ const STORIES: Record<string, string> = {
 		'ABBYY Vantage Trigger → each finished transaction’s fields → a CSV file',
 	'invoice-agent.json':
 		'invoices → Process Document → an AI Agent looks each vendor up by VAT ID (ABBYY Vantage Tool) and decides',
+	'catalog-agent.json':
+		'a chat request → an AI Agent deletes a vendor record only after a person approved it by e-mail (n8n’s human review for tools)',
 };
+
+/** The approver's mailbox of examples/catalog-agent.json, on loopback. */
+const mailbox = new SmtpSink();
+/** Approval e-mails the tour's runs sent, to print their links once the editor runs. */
+const approvals: Array<{ file: string; mail: Mail }> = [];
 
 type Json = Record<string, unknown>;
 interface Item {
@@ -174,7 +190,12 @@ function printRun(
 	const skipped = new Set(
 		workflow.nodes.filter((n) => n.disabled || n.type.endsWith('stickyNote')).map((n) => n.name),
 	);
-	const status = run?.status === 'success' ? '✓' : `✗ ${String(run?.status ?? `exit ${code}`)}`;
+	const status =
+		run?.status === 'success'
+			? '✓'
+			: run?.status === 'waiting'
+				? '⏸ waiting for a person:'
+				: `✗ ${String(run?.status ?? `exit ${code}`)}`;
 	say(`\n${status} ${file}`);
 	say(`  ${STORIES[file] ?? ''}`);
 	for (const { node, outputs, error, calls } of nodeRuns(run)) {
@@ -314,6 +335,7 @@ function printExtras(
 			);
 		}
 	}
+	if (file === 'catalog-agent.json') printHeldCall(file, run, setup);
 	if (file === 'report-to-files.json') {
 		const waited = outputOf(run, 'Wait for export')[0]?.json;
 		if (waited)
@@ -327,6 +349,42 @@ function printExtras(
 		}
 	}
 	if (file === 'quality-digest.json') printQualityBranch(definition, run);
+}
+
+/**
+ * The human-review example, told from its run: what the model did and asked for, where n8n holds
+ * the call, and the approval e-mail the mailbox on loopback received for it.
+ */
+function printHeldCall(file: string, run: Json | undefined, setup: Setup): void {
+	const promptOf = (request: ChatRequest) => {
+		const messages = (request.body.messages ?? []) as Array<{ role: string; content?: unknown }>;
+		const content = messages.find((m) => m.role === 'user')?.content;
+		return typeof content === 'string' ? content : JSON.stringify(content ?? '');
+	};
+	const asked = setup.model.requests
+		.filter((request) => isCatalogRequest(promptOf(request)))
+		.flatMap((request) => ('calls' in request.reply ? request.reply.calls : []));
+	for (const call of asked) {
+		const args = (call.arguments.toolParameters ?? call.arguments) as Json;
+		say(
+			cut(
+				`  The model called ${call.name}${Object.keys(args).length ? ` with ${JSON.stringify(args)}` : ''}.`,
+			),
+		);
+	}
+	const resultData = (run?.data as Json | undefined)?.resultData as Json | undefined;
+	if (run?.status !== 'waiting') return;
+	say(
+		cut(
+			`  n8n holds the last call at ${String(resultData?.lastNodeExecuted ?? REVIEW_NODE)}: nothing is deleted until a person decides.`,
+		),
+	);
+	const mail = mailbox.mails[mailbox.mails.length - 1];
+	if (!mail) return;
+	approvals.push({ file, mail });
+	say(cut(`  n8n e-mailed ${mail.to.join(', ')} (a mailbox on loopback here):`));
+	say(cut(`  "${mail.subject}", with Approve and Decline links`));
+	say('  (below, once the editor runs).');
 }
 
 /**
@@ -451,6 +509,10 @@ async function main(): Promise<void> {
 	say('(no Vantage account needed). Setting up:');
 	const setup = await quietSetUp();
 	const { instance, sim, workflows } = setup;
+	// The human-review example: its approver's mailbox, and the model's script for its requests.
+	await mailbox.start();
+	await importSmtpCredential(instance, mailbox);
+	setup.model.addScenarios({ invoice: examplesScenario() });
 	say(`\nRunning the ${workflows.length} examples (examples/*.json) with \`n8n execute\`:`);
 	const triggered: string[] = [];
 	for (const workflow of workflows) {
@@ -497,6 +559,7 @@ async function main(): Promise<void> {
 		});
 		await sim.stop();
 		await setup.model.stop();
+		await mailbox.stop();
 		say(`Stopped. \`npm run demo\` again reuses the n8n in ${shown(HOST)} and starts afresh.`);
 		process.exit(0);
 	};
@@ -505,7 +568,9 @@ async function main(): Promise<void> {
 	server.on('exit', (code) => {
 		if (stopping) return;
 		say(`n8n exited (${code}); stopping the simulator.`);
-		void Promise.all([sim.stop(), setup.model.stop()]).then(() => process.exit(code ?? 0));
+		void Promise.all([sim.stop(), setup.model.stop(), mailbox.stop()]).then(() =>
+			process.exit(code ?? 0),
+		);
 	});
 	await waitForReady(url, 120_000);
 	// Something for the trigger examples to find: finished transactions now and every 30 s.
@@ -522,11 +587,24 @@ Ready in ${Math.round((Date.now() - started) / 1000)} s. Open ${url} and sign in
   · the examples and their executions are there; "Execute workflow" works in the editor too
     (the credential points at the simulator, ${sim.url}; the OpenAI credential at a scripted
     model, ${setup.model.baseUrl})`);
+	for (const { file, mail } of approvals) {
+		// The links n8n signed name the address the tour's run had; the signature covers only the
+		// path and query, so they work on the editor's address.
+		const on = (decision: 'approve' | 'decline') => {
+			const link = decisionLink(mail, decision);
+			return `${url}${link.pathname}${link.search}`;
+		};
+		say(`  · ${file} waits for a person: open one of these links in your browser, then see the
+    execution finish in the editor (Executions):
+      Approve: ${on('approve')}
+      Decline: ${on('decline')}`);
+	}
 	if (triggered.length)
 		say(`  · ${triggered.join(', ')}: the simulator finishes a transaction every ${COMPLETE_EVERY_MS / 1000} s;
     "Fetch Test Event" shows the latest, or publish the workflow (it then polls every minute)`);
 	say(`
-That was the tour: files to data, a catalog kept in sync, reports to disk. Ctrl-C stops n8n.`);
+That was the tour: files to data, a catalog kept in sync, reports to disk, an agent's deletion
+held for a person. Ctrl-C stops n8n.`);
 	if (EXIT_WHEN_READY) await stop();
 }
 

@@ -15,7 +15,11 @@
  * expiry); and a worker killed mid-run with n8n's default lock and stalled-job settings: what n8n
  * reports and when, and that a rerun converges; last, the ABBYY Vantage OAuth2 API credential
  * (authorization code with PKCE) on a worker: its expired access token refreshed once, the rotated
- * tokens stored in PostgreSQL and used by the next execution without a refresh.
+ * tokens stored in PostgreSQL and used by the next execution without a refresh. Between them, the
+ * ABBYY Vantage Instant Trigger: the simulator's Custom activity runs the shipped script
+ * (custom-activity/n8n-events.js) after Review and pushes each transaction to the main process's
+ * webhook, which confirms it through the Vantage API; the workers run one execution per
+ * transaction; a forged and a replayed event are refused there.
  * Ends with `N passed, M failed`; exit code 1 if anything failed.
  */
 import { randomUUID } from 'node:crypto';
@@ -57,6 +61,19 @@ import { QueueCluster, queueDefaults } from './lib/queue/n8nQueue';
 import { startPostgres, type Postgres } from './lib/queue/postgres';
 import { kill, killAllNow, sleep, stop, stopAll, waitUntil } from './lib/queue/processes';
 import { startRedis } from './lib/queue/redis';
+import {
+	bearer,
+	EVENT_SECRET_TYPE,
+	eventBody,
+	finished,
+	launchTransaction,
+	placeScript,
+	post,
+	productionUrl,
+	randomSecret,
+	removeScript,
+	signedHeaders,
+} from './lib/push';
 import { CREDENTIAL, PACKAGE } from './lib/setup';
 
 type Json = Record<string, unknown>;
@@ -110,6 +127,7 @@ const WORKFLOWS = {
 	trigger: 'vaQueueTrig01',
 	expiry: 'vaQueueTtl001',
 	oauth: 'vaQueueOAuth1',
+	push: 'vaQueuePush01',
 } as const;
 /** The OAuth2 credential (authorization code with PKCE), connected once as the SSO user. */
 const OAUTH2 = { id: 'vaOAuth00001', name: 'ABBYY Vantage (signed in as me)' };
@@ -119,6 +137,13 @@ const FINAL = new Set(['success', 'error', 'crashed', 'canceled']);
 const SEEDED_BEFORE = 4;
 const SEEDED_AFTER = 4;
 const TRIGGER_SKILL = 'Receipt';
+/**
+ * The ABBYY Vantage Instant Trigger's workflow (e2e/workflows/queue/push.json): its Event Secret
+ * credential, its webhook, and the transactions the Custom activity reports to it.
+ */
+const EVENT_SECRET = { id: 'vaEvents0001', name: 'ABBYY Vantage events' };
+const PUSH_WEBHOOK_ID = '5b1f3c2e-7a44-4d0e-9a51-0c0ffee00007';
+const PUSHED = 20;
 
 function assert(condition: unknown, message: string): asserts condition {
 	if (!condition) throw new Error(message);
@@ -551,6 +576,8 @@ async function main(): Promise<void> {
 	await ssoSim.start();
 	const connected = await connect(ssoSim.url, { username: FIXTURE.ssoUsername });
 	const connectedSerial = ssoSim.createdCounts().tokens;
+	// The Event Secret: n8n's credential and the tenant's n8n-events-secret.
+	const eventsSecret = randomSecret();
 
 	// --- the package for every process, the credential and the workflows in PostgreSQL
 	t = Date.now();
@@ -576,6 +603,7 @@ async function main(): Promise<void> {
 			type: 'abbyyVantageOAuth2Api',
 			data: { ...fixtureOAuth2CredentialData(ssoSim.url), oauthTokenData: connected },
 		},
+		{ ...EVENT_SECRET, type: EVENT_SECRET_TYPE, data: { secret: eventsSecret } },
 	]);
 	const dir = join(ROOT, 'e2e', 'workflows', 'queue');
 	const workflows = readdirSync(dir)
@@ -586,7 +614,7 @@ async function main(): Promise<void> {
 		workflows.map((w) => w.id),
 	);
 	timings[
-		`pack, install for 3 processes, import 3 credentials and ${workflows.length} workflows, publish (n8n CLI on PostgreSQL)`
+		`pack, install for 3 processes, import 4 credentials and ${workflows.length} workflows, publish (n8n CLI on PostgreSQL)`
 	] = seconds(Date.now() - t);
 
 	t = Date.now();
@@ -1136,6 +1164,101 @@ async function main(): Promise<void> {
 			);
 		},
 	});
+
+	// --- pushed events: the main process receives them, the workers run the executions
+	t = Date.now();
+	console.log(
+		`\nABBYY Vantage Instant Trigger: the simulator's Custom activity (the shipped script, after Review) reports ${PUSHED} transactions to the main process's webhook; the workers run the executions`,
+	);
+	const pushSince = maxExecutionId(pg);
+	const pushUrl = productionUrl(cluster.url, PUSH_WEBHOOK_ID);
+	placeScript(sim, ['afterReview'], { secret: eventsSecret, url: pushUrl });
+	const pushBearer = await bearer(sim);
+	const pushed: string[] = [];
+	try {
+		for (let i = 0; i < PUSHED; i++)
+			pushed.push(
+				await launchTransaction(sim, pushBearer, `QP-${i}`, {
+					batch: 'queue-push',
+					processingMs: 300 + 50 * i,
+				}),
+			);
+		await finished(sim, pushed);
+	} finally {
+		removeScript(sim);
+	}
+	const pushRows = await settle(suite, [WORKFLOWS.push], pushSince, PUSHED, 120_000);
+	// Requests the script never sends, to the main process: another secret, a captured one again.
+	const forged = eventBody(randomUUID());
+	const forgedAnswer = await post(
+		pushUrl,
+		JSON.stringify(forged),
+		signedHeaders(forged, randomSecret()),
+	);
+	const captured = sim.customActivityRuns(pushed[0])[0].requests[0];
+	const replayAnswer = await post(pushUrl, captured.body!, captured.headers);
+	// A duplicate would show by now.
+	await sleep(2000);
+	const pushAll = executionRows(pg, [WORKFLOWS.push]).filter((r) => r.id > pushSince);
+	timings[`Instant Trigger: ${PUSHED} pushed transactions, first launch to last execution`] =
+		seconds(Math.max(...pushRows.map((r) => r.stoppedAt)) - t);
+	const pushBy = startedBy(suite);
+	const pushLabels = new Map(pushed.map((id, i) => [id, `QP-${i}`]));
+	await check(
+		`${PUSHED} transactions pushed to the main process's webhook: ${PUSHED} executions (webhook mode), one per transaction, each run by one worker with its invoice's fields (Include Results)`,
+		() => {
+			equal(
+				sim
+					.customActivityRuns()
+					.filter((r) => pushLabels.has(r.transactionId))
+					.map((r) => r.requests.map((q) => q.status)),
+				pushed.map(() => [202]),
+				"the script's answers",
+			);
+			equal(pushAll.length, PUSHED, 'executions');
+			equal(
+				countBy(pushAll.map((r) => `${r.mode} ${r.status}`)),
+				{ 'webhook success': PUSHED },
+				'mode and status',
+			);
+			equal(pushAll.map((r) => r.metadata.callId).sort(), [...pushed].sort(), 'transactions');
+			for (const row of pushAll) {
+				const by = pushBy.get(row.id);
+				assert(
+					by?.length === 1 && WORKERS.includes(by[0]),
+					`execution ${row.id} run by ${JSON.stringify(by)}`,
+				);
+				equal(row.metadata.worker, by[0], `the worker execution ${row.id} names`);
+				equal(
+					row.metadata.invoice,
+					pushLabels.get(row.metadata.callId),
+					`invoice of ${row.metadata.callId}`,
+				);
+			}
+			console.log(
+				`      per worker ${JSON.stringify(countBy(pushAll.map((r) => r.metadata.worker)))}; from the transaction's completion to its execution's start ${pushAll
+					.map((r) =>
+						seconds(
+							r.startedAt - Date.parse(String(sim.transaction(r.metadata.callId)?.completedUtc)),
+						),
+					)
+					.join(', ')}`,
+			);
+		},
+	);
+	await check(
+		'the main process refuses a forged event (another secret: 401) and a captured one sent again (409); neither starts an execution; the Event Secret is in no log',
+		() => {
+			equal([forgedAnswer.status, replayAnswer.status], [401, 409], 'statuses');
+			equal(pushAll.length, PUSHED, 'executions');
+			for (const f of readdirSync(work).filter((name) => name.endsWith('.log'))) {
+				assert(
+					!readFileSync(join(work, f), 'utf8').includes(eventsSecret),
+					`the secret is in ${f}`,
+				);
+			}
+		},
+	);
 
 	// --- the trigger's next poll
 	t = Date.now();

@@ -39,6 +39,7 @@ import {
 } from './lib/vendors';
 import { oauthSuite } from './oauth';
 import { pairingSuite } from './pairing';
+import { pushSuite } from './push';
 import { qualitySuite } from './quality';
 import { triggerSuite } from './trigger';
 
@@ -1035,9 +1036,13 @@ async function main(): Promise<void> {
 	// Pairing is computed by the node from Vantage's answers, the same inside any n8n: n8n 2.x only.
 	if (FULL_SCOPE) await pairingSuite(setup);
 	// The trigger inside n8n started as a server, on the same user folder (./trigger.ts); CI runs
-	// it apart, beside the rest (E2E_TRIGGER=apart here, `npm run test:e2e:trigger` there).
-	if (TRIGGER_APART) console.log('\n[e2e] the trigger suite runs apart: npm run test:e2e:trigger');
-	else await triggerSuite(setup);
+	// it apart, beside the rest (E2E_TRIGGER=apart here, `npm run test:e2e:trigger` there). The
+	// Instant Trigger's basics (./push.ts) run in the trigger suite's n8n, or, when that suite runs
+	// apart, in an n8n of their own.
+	if (TRIGGER_APART) {
+		console.log('\n[e2e] the trigger suite runs apart: npm run test:e2e:trigger');
+		await pushSuite(setup);
+	} else await triggerSuite(setup, { pushBasics: true });
 	// Last: it expires every token and revokes the refresh tokens on the simulator (./oauth.ts).
 	await oauthSuite(setup);
 

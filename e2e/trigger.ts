@@ -13,6 +13,12 @@
  * transaction-completed.json runs activated and writes its spreadsheets. Last, n8n runs with its
  * durable poll cursors (each execution committed with the cursor that marks it emitted) and is
  * killed again: there nothing may be lost.
+ * On n8n 2.x, after those restarts, the push's safety net (issue 39): a workflow with the ABBYY
+ * Vantage Instant Trigger and, as its Safety Net, the ABBYY Vantage Trigger, while the simulator's
+ * Custom activity (the shipped script) pushes transactions across a crash of n8n:
+ * what the script could not deliver while n8n was away, the safety net delivers after it, each
+ * transaction exactly once in total. Run from e2e/run.ts, the suite also runs the push's basics (./push.ts) in
+ * its n8n, which saves that run an n8n of their own.
  * Run alone: `npx ts-node --transpile-only --prefer-ts-exts e2e/trigger.ts`.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -20,6 +26,24 @@ import { join } from 'node:path';
 
 import { assert, check, equal } from './lib/checks';
 import { FULL_SCOPE, LINE } from './lib/n8n';
+import {
+	activate,
+	batchFilter,
+	bearer,
+	createEventSecret,
+	deactivate,
+	delivered,
+	INSTANT_NODE,
+	instantWorkflow,
+	launchTransaction,
+	placeScript,
+	pollNode,
+	productionUrl,
+	randomSecret,
+	removeScript,
+	type Delivered,
+} from './lib/push';
+import { pushChecks } from './push';
 import { CREDENTIAL, runAlone, type Setup } from './lib/setup';
 import {
 	createApiKey,
@@ -276,11 +300,163 @@ interface Session {
 /** Executions still to run: stored as `new` (queued) or `running`. */
 const PENDING = ['new', 'running'];
 
+/** The safety net's node in the push workflow of the restart proof. */
+const SAFETY_NET_NODE = 'Safety net';
+/** A transaction of the push burst is launched every this many ms, across a restart. */
+const PUSH_EVERY_MS = 200;
+/**
+ * How n8n goes away during the push burst. Not yet SIGTERM: a confirmation that ends after n8n
+ * 2.41.1's graceful shutdown began starts an execution n8n never runs; n8n waits for it until its
+ * 30-second shutdown timeout and exits as a crash (seen 2026-11-29: 24 such executions at 5
+ * pushes a second; a Webhook node under the same requests shut down in 0.9 s).
+ */
+const PUSH_RESTARTS: Array<'SIGTERM' | 'SIGKILL'> = ['SIGKILL'];
+
+/**
+ * The restart proof of the push (n8n 2.x): a workflow of the ABBYY Vantage Instant Trigger and the
+ * ABBYY Vantage Trigger as its Safety Net (Transaction Completed of the burst's batch, polled every
+ * 5 s, Grace Period 0: in the simulator a push is always answered before its transaction completes),
+ * and the shipped script placed after Review, its secrets pointing at the workflow's webhook.
+ */
+export class SafetyNetProof {
+	private launching = false;
+	private done: Promise<void> = Promise.resolve();
+	/** Transactions launched, by burst. */
+	readonly bursts = new Map<string, string[]>();
+
+	private constructor(
+		private readonly sim: Setup['sim'],
+		private readonly session: { url: string; cookie: string; apiKey: string },
+		readonly workflowId: string,
+		private readonly token: string,
+		readonly batch: string,
+	) {}
+
+	static async open(
+		sim: Setup['sim'],
+		session: { url: string; cookie: string; apiKey: string },
+	): Promise<SafetyNetProof> {
+		const secret = randomSecret();
+		const batch = `e2e-push-net-${Date.now()}`;
+		const eventSecret = await createEventSecret(session, 'ABBYY Vantage events (restarts)', secret);
+		const { workflow, webhookId } = instantWorkflow({
+			name: 'e2e: pushed events with the safety net',
+			vantage: CREDENTIAL,
+			eventSecret,
+		});
+		(workflow.nodes as Json[]).push(
+			pollNode(
+				SAFETY_NET_NODE,
+				CREDENTIAL,
+				{
+					event: 'transactionCompleted',
+					...batchFilter(batch),
+					options: { safetyNet: true, gracePeriodMinutes: 0 },
+				},
+				1,
+			),
+		);
+		const id = await activate(session, workflow);
+		placeScript(sim, ['afterReview'], { secret, url: productionUrl(session.url, webhookId) }, 8);
+		return new SafetyNetProof(sim, session, id, await bearer(sim), batch);
+	}
+
+	/** Launch a transaction every PUSH_EVERY_MS until `stop`, whatever n8n is doing. */
+	start(name: string): void {
+		const ids: string[] = [];
+		this.bursts.set(name, ids);
+		this.launching = true;
+		this.done = (async () => {
+			for (let i = 0; this.launching; i++) {
+				ids.push(
+					await launchTransaction(this.sim, this.token, `NET-${name}-${i}`, {
+						batch: this.batch,
+						processingMs: 200,
+					}),
+				);
+				await sleep(PUSH_EVERY_MS);
+			}
+		})();
+	}
+
+	async stop(): Promise<void> {
+		this.launching = false;
+		await this.done;
+	}
+
+	/** What the workflow delivered, once every transaction of `name` has an execution and two polls added nothing. */
+	async settle(name: string): Promise<Delivered> {
+		const ids = this.bursts.get(name) ?? [];
+		const read = async () =>
+			await retrying(
+				async () => await delivered(this.session, this.workflowId, [INSTANT_NODE, SAFETY_NET_NODE]),
+			);
+		const deadline = Date.now() + 120_000;
+		let d = await read();
+		while (!ids.every((id) => d.byKey.has(`completed:${id}`)) && Date.now() < deadline) {
+			await sleep(1000);
+			d = await read();
+		}
+		await sleep(2 * POLL_MS + 1000);
+		return await read();
+	}
+
+	/** Each transaction of `name`: how it reached the workflow, and what the script made of it. */
+	account(name: string, d: Delivered): { byPush: number; bySafetyNet: number; gaveUp: string[] } {
+		const ids = this.bursts.get(name) ?? [];
+		const modeOf = new Map<string, string>();
+		for (const e of d.executions) {
+			const id = transactionOf(e, INSTANT_NODE) ?? transactionOf(e, SAFETY_NET_NODE);
+			if (id) modeOf.set(id, e.mode);
+		}
+		const wanted = new Set(ids);
+		const missing = ids.filter((id) => !d.byKey.has(`completed:${id}`));
+		const twice = ids.filter((id) => (d.byKey.get(`completed:${id}`) ?? 0) > 1);
+		const foreign = [...d.byKey.keys()].filter(
+			(k) => !wanted.has(k.slice('completed:'.length)) && !this.earlier(k),
+		);
+		const gaveUp = ids.filter((id) =>
+			this.sim
+				.customActivityRuns(id)
+				.some((r) => r.log.some((line) => /gave up|refused with/.test(line))),
+		);
+		assert(
+			!missing.length && !twice.length && !foreign.length,
+			`${ids.length} transactions: ${missing.length} missing${missing.length ? ` (${missing.slice(0, 3).join(', ')}…)` : ''}, ${twice.length} twice${twice.length ? ` (${twice.slice(0, 3).join(', ')}…)` : ''}, ${foreign.length} not expected${foreign.length ? ` (${foreign.slice(0, 3).join(', ')})` : ''}; the script gave up on ${gaveUp.length}`,
+		);
+		const undelivered = gaveUp.filter((id) => modeOf.get(id) !== 'trigger');
+		assert(
+			!undelivered.length,
+			`the script gave up on ${undelivered.join(', ')}, yet no safety-net execution`,
+		);
+		return {
+			byPush: ids.filter((id) => modeOf.get(id) === 'webhook').length,
+			bySafetyNet: ids.filter((id) => modeOf.get(id) === 'trigger').length,
+			gaveUp,
+		};
+	}
+
+	/** A key of an earlier burst (their executions stay in the workflow). */
+	private earlier(key: string): boolean {
+		const id = key.slice('completed:'.length);
+		return [...this.bursts.values()].some((ids) => ids.includes(id));
+	}
+
+	async close(): Promise<void> {
+		await this.stop();
+		removeScript(this.sim);
+		await deactivate(this.session, this.workflowId);
+	}
+}
+
 /**
  * The trigger suite, on the instance and simulator of `setup` (its user folder holds the imported
  * workflow and credential; no other n8n may use it meanwhile).
  */
-export async function triggerSuite(setup: Setup): Promise<void> {
+export async function triggerSuite(
+	setup: Setup,
+	options: { pushBasics?: boolean } = {},
+): Promise<void> {
 	const { instance, sim } = setup;
 	const started = Date.now();
 	console.log('\ne2e/workflows/trigger-count.json (n8n start, polled every 5 s)');
@@ -308,6 +484,8 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 	let lostInRestart = 0;
 	let lostInDurableCrash = 0;
 	let twiceInDurableCrash = 0;
+	let net: SafetyNetProof | undefined;
+	const netFigures: string[] = [];
 	try {
 		// Completed before the workflow is activated: the first poll marks them seen.
 		const before = seed(5);
@@ -488,6 +666,39 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 				),
 		);
 
+		// The push's safety net (n8n 2.x): pushes keep coming while n8n is killed, is away and starts
+		// again.
+		if (LINE.id === '2')
+			await check(
+				`the push across a crash (${PUSH_RESTARTS.join(', ')}): a transaction every ${PUSH_EVERY_MS} ms, the shipped script pushing each; what it could not deliver while n8n was away, the Safety Net delivers after: every transaction exactly once in total`,
+				async () => {
+					net = await SafetyNetProof.open(sim, {
+						url: server!.url,
+						cookie,
+						apiKey: session.apiKey,
+					});
+					const burst = 'restarts';
+					net.start(burst);
+					const codes: Array<number | string> = [];
+					for (const signal of PUSH_RESTARTS) {
+						// Pushes delivered by push first.
+						await sleep(3000);
+						codes.push(await stopServer(server!, signal));
+						server = await startServer(instance, env);
+					}
+					await sleep(3000);
+					await net.stop();
+					const d = await net.settle(burst);
+					const { byPush, bySafetyNet, gaveUp } = net.account(burst, d);
+					const launched = net.bursts.get(burst)!.length;
+					const figures = `${launched} launched (n8n exited ${codes.join(', ')}), the script gave up on ${gaveUp.length}; ${byPush} delivered by push, ${bySafetyNet} by the safety net`;
+					netFigures.push(figures);
+					console.log(`      (${figures})`);
+					assert(gaveUp.length > 0, 'the script never gave up: n8n was not away during the burst');
+					await net.close();
+				},
+			);
+
 		await check(
 			'examples/transaction-completed.json, activated (Poll Times every 5 s): one CSV per Processed transaction, with its invoice fields',
 			async () => {
@@ -649,6 +860,14 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 				},
 			);
 
+		// The push's basics in this n8n (./push.ts), when e2e/run.ts runs the suite.
+		if (options.pushBasics)
+			await pushChecks({
+				session: { url: server.url, cookie, apiKey: session.apiKey },
+				sim,
+				logFile: server.logFile,
+			});
+
 		if (LINE.id !== '2') return;
 		await check(
 			`with n8n's durable poll cursors, a crash (SIGKILL) while ${WAVE} are being emitted, ${WHILE_DOWN} more completing while n8n is down: at most ${DURABLE_CRASH_AT_MOST} lost or twice, counted`,
@@ -700,10 +919,11 @@ export async function triggerSuite(setup: Setup): Promise<void> {
 			},
 		);
 	} finally {
+		await net?.close().catch(() => undefined);
 		if (server) await stopServer(server, 'SIGTERM');
 		process.removeListener('exit', onExit);
 		console.log(
-			`[e2e] trigger suite finished in ${Math.round((Date.now() - started) / 1000)} s; events lost in the graceful restart: ${lostInRestart}, in the crash: ${lostInCrash} (with durable poll cursors: ${lostInDurableCrash} lost, ${twiceInDurableCrash} twice); n8n log: ${server?.logFile}`,
+			`[e2e] trigger suite finished in ${Math.round((Date.now() - started) / 1000)} s; events lost in the graceful restart: ${lostInRestart}, in the crash: ${lostInCrash} (with durable poll cursors: ${lostInDurableCrash} lost, ${twiceInDurableCrash} twice)${netFigures.length ? `; the push's safety net: ${netFigures.join('; ')}` : ''}; n8n log: ${server?.logFile}`,
 		);
 	}
 }

@@ -3,6 +3,8 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -13,7 +15,9 @@ import { withToolProperties } from './agent/properties';
 import { runAsTool } from './agent/run';
 import { searchCatalogs, searchSkills } from './methods/listSearch';
 import { getCatalogColumns } from './methods/resourceMapping';
-import { authenticationProperty, credentialDescriptions } from './params/authentication';
+import { resume, RESUME_WEBHOOKS } from './actions/transaction/resume';
+import { actionCredentialDescriptions, authenticationProperty } from './params/authentication';
+import { REVIEW_OUTPUTS, routeForReview } from './params/needsReview';
 
 export class AbbyyVantage implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,8 +35,11 @@ export class AbbyyVantage implements INodeType {
 		defaults: { name: 'ABBYY Vantage' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: credentialDescriptions,
+		// One output, or Ready and Needs Review when Get Results sends documents needing review apart.
+		outputs: REVIEW_OUTPUTS,
+		credentials: actionCredentialDescriptions,
+		// On Manual Review → Resume When Vantage Pushes: the waiting execution's resume URL.
+		webhooks: RESUME_WEBHOOKS,
 		// The tool variant's own parameters (descriptions for a model, $fromAI defaults, Output,
 		// the switch for destructive operations) are shown only in it: see agent/properties.ts.
 		properties: withToolProperties([
@@ -58,6 +65,11 @@ export class AbbyyVantage implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		// As a tool of an AI agent or an MCP client: one compact answer, failures included.
 		if (runsAsTool(this)) return await runAsTool(this, async () => await router.call(this));
-		return await router.call(this);
+		return routeForReview(this, await router.call(this));
+	}
+
+	/** A push to a waiting Process Document or Wait For Transaction (its resume URL). */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await resume(this);
 	}
 }

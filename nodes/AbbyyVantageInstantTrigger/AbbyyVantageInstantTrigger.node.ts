@@ -13,10 +13,11 @@ import {
 	authenticationProperty,
 	credentialDescriptions,
 } from '../AbbyyVantage/params/authentication';
+import { triggerResultProperties } from '../AbbyyVantage/params/resultOptions';
 import { skillFilterProperty } from '../AbbyyVantage/params/skill';
 import { transactionEventsProperty } from '../AbbyyVantage/params/transactionEvents';
 import { optionsProperty, receive } from './receive';
-import { EVENT_SECRET, secretProblem, testEventSecret } from './secret';
+import { EVENT_SECRET, secretProblem, testEventSecret } from '../AbbyyVantage/vantage/eventSecret';
 
 /** The ABBYY Vantage credentials, each shown for its Authentication choice (as the other nodes have them). */
 const [passwordCredential, oAuth2Credential] = credentialDescriptions;
@@ -24,8 +25,9 @@ const [passwordCredential, oAuth2Credential] = credentialDescriptions;
 /**
  * Vantage tells n8n: a Process skill's Custom activity runs the script
  * custom-activity/n8n-events.js, which posts a small signed event the moment a transaction is
- * processed or enters Manual Review. This trigger checks the event (./event.ts), answers at once,
- * confirms the transaction through the Vantage API with the user's credential (./confirm.ts) and
+ * processed or enters Manual Review. This trigger checks the event
+ * (../AbbyyVantage/vantage/pushedEvents.ts), answers at once, confirms the transaction through the
+ * Vantage API with the user's credential (../AbbyyVantage/vantage/confirmation.ts) and
  * starts one execution per transaction state (./receive.ts), with the item the ABBYY Vantage
  * Trigger would emit for it. docs/instant-trigger.md tells the whole story.
  */
@@ -86,6 +88,7 @@ export class AbbyyVantageInstantTrigger implements INodeType {
 					'Whether to fetch the extracted fields of a completed transaction, as Process Document outputs them (one item per document), instead of only the transaction',
 				displayOptions: { show: { events: ['transactionCompleted'] } },
 			},
+			...triggerResultProperties({ show: { events: ['transactionCompleted'] } }),
 			optionsProperty,
 		],
 	};

@@ -9,15 +9,20 @@ import type {
 import { DEFAULT_POLL_INTERVAL_SECONDS } from '../AbbyyVantage/constants';
 import { plainMessage } from '../AbbyyVantage/helpers/errors';
 import { requireSeconds } from '../AbbyyVantage/helpers/validation';
-import { readResultOptions } from '../AbbyyVantage/params/resultOptions';
+import { readTriggerResultOptions } from '../AbbyyVantage/params/resultOptions';
 import { readSkillFilter } from '../AbbyyVantage/params/skill';
 import { readEventStates } from '../AbbyyVantage/params/transactionEvents';
 import { pollOptions, WAIT_OPTION_NAMES, type PollDefaults } from '../AbbyyVantage/params/wait';
 import { VantageClient } from '../AbbyyVantage/transport';
 import { deliveriesOf, deliveryKey, type DeliveryState } from '../AbbyyVantage/vantage/deliveries';
-import { confirm, type Claim, type Confirmation, type DeliverySettings } from './confirm';
-import { checkEvent, type PushedEvent } from './event';
-import { EVENT_SECRET, secretsOf } from './secret';
+import {
+	confirm,
+	type Claim,
+	type Confirmation,
+	type DeliverySettings,
+} from '../AbbyyVantage/vantage/confirmation';
+import { EVENT_SECRET, secretsOf } from '../AbbyyVantage/vantage/eventSecret';
+import { checkEvent, type PushedEvent } from '../AbbyyVantage/vantage/pushedEvents';
 
 /** The wait for Vantage to show the pushed transaction's state: a check at once, then backing off. */
 const CONFIRMATION_POLL: PollDefaults = {
@@ -64,8 +69,8 @@ function readSettings(ctx: IWebhookFunctions): DeliverySettings {
 	return {
 		states,
 		skillId,
-		// Include Results shapes results as the ABBYY Vantage Trigger does: the default result options.
-		results: includeResults ? readResultOptions(ctx, undefined, {}) : false,
+		// Include Results shapes results as the ABBYY Vantage Trigger does (its Needs Review and text too).
+		results: includeResults ? readTriggerResultOptions(ctx) : false,
 		poll: {
 			intervalMs,
 			maxIntervalMs: Math.max(intervalMs, maxIntervalMs),
@@ -81,7 +86,7 @@ function describe(event: PushedEvent): string {
 
 /**
  * Receive one pushed event (docs/instant-trigger.md): check it, answer at once (202, or the
- * refusal's status), then confirm it through the Vantage API and start the execution. Every
+ * refusal's status), then confirm it through the Vantage API (../AbbyyVantage/vantage/confirmation.ts) and start the execution. Every
  * answer is sent here through n8n's response object; n8n sends none of its own
  * (`noWebhookResponse`). Only a confirmed event returns `workflowData`: one execution, whose items
  * are the ABBYY Vantage Trigger's for that state. Nothing is thrown: n8n would start a failed

@@ -8,11 +8,9 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { searchSkills } from '../AbbyyVantage/methods/listSearch';
 import { VantageClient } from '../AbbyyVantage/transport';
-import {
-	authenticationProperty,
-	credentialDescriptions,
-} from '../AbbyyVantage/params/authentication';
+import { authenticationProperty } from '../AbbyyVantage/params/authentication';
 import { oneAtATime } from './gate';
+import { triggerCredentialDescriptions } from './safetyNet';
 import { EVENTS, eventProperties, isEventName } from './events';
 
 /**
@@ -40,7 +38,7 @@ export class AbbyyVantageTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: credentialDescriptions,
+		credentials: triggerCredentialDescriptions,
 		properties: [authenticationProperty, ...eventProperties],
 	};
 

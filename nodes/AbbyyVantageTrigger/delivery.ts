@@ -122,7 +122,8 @@ function admitted(net: SafetyNet, cursor: CursorWriter, e: TriggerEvent): boolea
  *
  * With the Safety Net for the Instant Trigger (`net`, ./safetyNet.ts), only the events it finds
  * due are built; those the Instant Trigger delivered are marked seen, and each is admitted (and
- * recorded as delivered) with no await until its __emit. Before each __emit the workflow's record
+ * recorded as delivered) with no await until its __emit. The push of those it settles (delivered
+ * or due) is re-sent to the execution that waits for them, if any. Before each __emit the workflow's record
  * of deliveries is put in its static data, safety net or not (see keepDeliveries).
  *
  * In manual mode ("Fetch Test Event") the most recent matching event is returned even if it was
@@ -146,6 +147,8 @@ export async function deliver<E extends TriggerEvent>(
 	if (screened) {
 		for (const e of screened.passed) news.seen[e.id] = e.time;
 		news.fresh = news.fresh.filter((e) => !(e.id in news.seen));
+		// Lost pushes to executions waiting for these transactions go out again (./safetyNet.ts).
+		await net!.resend([...screened.passed, ...screened.due]);
 	}
 
 	const deadline = deadlineOf(ctx, poll.startedAt);

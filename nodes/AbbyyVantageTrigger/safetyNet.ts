@@ -1,7 +1,18 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INodeCredentialDescription,
+	INodeProperties,
+	IPollFunctions,
+} from 'n8n-workflow';
 
 import { MAX_REMEMBERED } from '../AbbyyVantage/constants';
+import { credentialDescriptions } from '../AbbyyVantage/params/authentication';
+import { plainMessage } from '../AbbyyVantage/helpers/errors';
 import { requireInteger } from '../AbbyyVantage/helpers/validation';
+import { postToResumeUrl } from '../AbbyyVantage/transport/resumeUrl';
+import { EVENT_SECRET, secretProblem, secretsOf } from '../AbbyyVantage/vantage/eventSecret';
+import { resumeUrlOf, signedEvent } from '../AbbyyVantage/vantage/pushedEvents';
 import {
 	deliveriesOf,
 	deliveryKey,
@@ -24,6 +35,14 @@ import type { TriggerEvent } from './cursor';
  * The grace period counts from the first poll that found the event (the cursor's `sightings`):
  * Vantage's lists carry no completion time, and a transaction's creation can lie days before it
  * completes.
+ *
+ * It also re-sends lost pushes to waiting executions: a completed transaction whose list entry
+ * carries a resume URL (registration parameter n8nResumeUrl, set by Process Document or Wait For
+ * Transaction with On Manual Review → Resume When Vantage Pushes) gets the script's event again,
+ * signed with this trigger's Event Secret credential, when the safety net settles it (delivered by
+ * a push, or due). Re-sending is harmless: a finished execution answers 409, one that waits for
+ * other transactions too stays waiting. Only to this n8n's own address (no request to an address a
+ * registration parameter names elsewhere), once per transaction in this n8n process.
  */
 
 const graceOption = {
@@ -46,9 +65,34 @@ export const safetyNetOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to start executions only for transactions the ABBYY Vantage Instant Trigger of this workflow did not deliver (pushes that could not reach n8n), each once in total. Poll rarely, for example every 15 minutes.',
+			'Whether to start executions only for transactions the ABBYY Vantage Instant Trigger of this workflow did not deliver (pushes that could not reach n8n), each once in total; for Transaction Completed, also to re-send their push to executions waiting for them (Resume When Vantage Pushes; needs the Event Secret credential). Poll rarely, for example every 15 minutes.',
 	},
 ];
+
+/**
+ * The Event Secret credential the re-sends are signed with: optional, shown for Transaction
+ * Completed (the event whose safety net re-sends).
+ */
+const resendCredential: INodeCredentialDescription = {
+	name: EVENT_SECRET,
+	required: false,
+	displayOptions: { show: { event: ['transactionCompleted'] } },
+};
+
+/** The trigger's credentials: the two sign-ins, and the Event Secret its re-sends are signed with. */
+export const triggerCredentialDescriptions: INodeCredentialDescription[] = [
+	...credentialDescriptions,
+	resendCredential,
+];
+
+/** Transactions whose push this n8n process has re-sent: each once (bounded). */
+const resent = new Map<string, number>();
+
+/** Forget the oldest re-sends beyond the bound (insertion order is age order). */
+function remember(transactionId: string, now: number): void {
+	resent.set(transactionId, now);
+	while (resent.size > MAX_REMEMBERED) resent.delete(resent.keys().next().value!);
+}
 
 /** What the safety net options say. */
 export interface SafetyNetSettings {
@@ -166,6 +210,59 @@ export class SafetyNet {
 	}
 
 	/**
+	 * Re-send the push of each completed transaction of `settled` (delivered or due this poll)
+	 * that waits to resume an execution (see above). Each re-send's outcome is logged.
+	 */
+	async resend(settled: Array<TriggerEvent & { item?: IDataObject }>): Promise<void> {
+		if (this.settings.state !== 'completed') return;
+		const now = Date.now();
+		const targets = settled
+			.map((e) => ({ id: e.id, url: resumeUrlOf(e.item) }))
+			.filter((t): t is { id: string; url: string } => !!t.url && !resent.has(t.id.toLowerCase()));
+		if (!targets.length) return;
+		const node = this.ctx.getNode().name;
+		let credentials: ICredentialDataDecryptedObject | undefined;
+		try {
+			credentials = await this.ctx.getCredentials<ICredentialDataDecryptedObject>(EVENT_SECRET);
+		} catch {
+			credentials = undefined;
+		}
+		const problem = credentials
+			? secretProblem(credentials)
+			: 'no Event Secret credential is selected';
+		if (problem) {
+			this.ctx.logger.warn(
+				`${node}: ${targets.length} completed transaction(s) wait to resume an execution, but their push cannot be re-sent: ${problem}`,
+			);
+			return;
+		}
+		const [secret] = secretsOf(credentials);
+		const own = originOf(this.ctx.getInstanceBaseUrl());
+		for (const { id, url } of targets) {
+			remember(id.toLowerCase(), now);
+			if (!own || originOf(url) !== own) {
+				this.ctx.logger.warn(
+					`${node}: the push of transaction ${id} is not re-sent: its resume URL is not on this n8n’s address (${own ?? 'unknown'})`,
+				);
+				continue;
+			}
+			const event = signedEvent(secret, id, Date.now());
+			const status = await postToResumeUrl(this.ctx, url, event.body, event.headers).catch(
+				(error: unknown) => {
+					this.ctx.logger.warn(
+						`${node}: re-sending the push of transaction ${id} failed: ${plainMessage(error)}`,
+					);
+					return 0;
+				},
+			);
+			// Never the URL itself: on n8n 2.x it carries the execution's token.
+			this.ctx.logger.info(
+				`${node}: re-sent the push of transaction ${id} to its waiting execution: ${status || 'no answer'}`,
+			);
+		}
+	}
+
+	/**
 	 * Right before `e`'s __emit, with no await until it: 'emit' when no push delivered or claimed
 	 * it meanwhile, and it is recorded as delivered; 'delivered' (mark it seen, skip it) or
 	 * 'pending' (leave it unseen) otherwise.
@@ -176,6 +273,12 @@ export class SafetyNet {
 		this.registry.deliver(deliveryKey(this.settings.state, e.id), Date.now());
 		return 'emit';
 	}
+}
+
+/** The origin (scheme, host, port) of `url`, or undefined when it is not an http(s) URL. */
+function originOf(url: string): string | undefined {
+	const match = /^(https?):\/\/([^/?#@]+)/i.exec(url.trim());
+	return match ? `${match[1].toLowerCase()}://${match[2].toLowerCase()}` : undefined;
 }
 
 /** The safety net of this poll, or undefined when it is off or the poll is Fetch Test Event. */

@@ -698,6 +698,12 @@ export async function runPoll(options: {
 	executions?: Executions;
 	/** The workflow's id: one trigger per workflow id and node name. */
 	workflowId?: string;
+	/** The ABBYY Vantage Event Secret credential selected in the trigger (its re-sends sign with it). */
+	eventSecret?: ICredentialDataDecryptedObject;
+	/** n8n's own address (`getInstanceBaseUrl`); default http://localhost. */
+	instanceBaseUrl?: string;
+	/** Where the trigger's log lines go (n8n's logger); default: n8n-core's. */
+	logs?: string[];
 }): Promise<PollRun> {
 	const node: INode = {
 		id: 'trigger-1',
@@ -708,6 +714,14 @@ export async function runPoll(options: {
 		parameters: withAuthentication(options.parameters, options.credentials),
 		credentials: {
 			[options.credentials.type]: { id: options.credentials.id, name: 'ABBYY Vantage account' },
+			...(options.eventSecret
+				? {
+						abbyyVantageEventSecretApi: {
+							id: 'event-secret-1',
+							name: 'ABBYY Vantage event secret',
+						},
+					}
+				: {}),
 		},
 	};
 	const workflow = new Workflow({
@@ -742,10 +756,22 @@ export async function runPoll(options: {
 		}
 		running.start(done);
 	};
+	const additionalData = makeAdditionalData(options.credentials);
+	if (options.instanceBaseUrl) additionalData.instanceBaseUrl = options.instanceBaseUrl;
+	const eventSecret = options.eventSecret;
+	if (eventSecret) {
+		const inner = additionalData.credentialsHelper;
+		const helper = Object.create(inner) as typeof inner;
+		helper.getDecrypted = async (...args: Parameters<typeof inner.getDecrypted>) =>
+			args[2] === 'abbyyVantageEventSecretApi'
+				? { ...eventSecret }
+				: await inner.getDecrypted(...args);
+		additionalData.credentialsHelper = helper;
+	}
 	const context = new PollContext(
 		workflow,
 		node,
-		makeAdditionalData(options.credentials),
+		additionalData,
 		options.mode ?? 'trigger',
 		'activate',
 		emit,
@@ -755,6 +781,18 @@ export async function runPoll(options: {
 		() => nodeStatic,
 		...(options.pollBudgetMs === undefined ? [] : [() => options.pollBudgetMs!]),
 	);
+	const logs = options.logs;
+	if (logs) {
+		const record = (level: string) => (message: string) => logs.push(`${level}: ${message}`);
+		Object.defineProperty(context, 'logger', {
+			value: {
+				error: record('error'),
+				warn: record('warn'),
+				info: record('info'),
+				debug: () => {},
+			},
+		});
+	}
 	try {
 		const returned = await triggerType.poll.call(context);
 		// n8n's poll executor emits what an active trigger's poll returns as one execution.

@@ -29,7 +29,7 @@ import {
 } from 'n8n-workflow';
 
 import { AbbyyVantageInstantTrigger } from '../../nodes/AbbyyVantageInstantTrigger/AbbyyVantageInstantTrigger.node';
-import { EVENT_SECRET } from '../../nodes/AbbyyVantageInstantTrigger/secret';
+import { EVENT_SECRET } from '../../nodes/AbbyyVantage/vantage/eventSecret';
 import { makeAdditionalData, type CredentialStore } from './n8n';
 
 export const INSTANT_TYPE = 'n8n-nodes-abbyy-vantage.abbyyVantageInstantTrigger';

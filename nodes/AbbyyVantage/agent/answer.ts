@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { ANSWER_MAX_CHARS, ANSWER_MAX_RESULTS } from '../constants';
+import { boundText } from '../helpers/documentText';
 import type { AnswerKind } from './tools';
 
 /**
@@ -49,7 +50,8 @@ const NOISE = new Set([
 
 /** The tool's answer from the node's output items. */
 export function buildAnswer(items: INodeExecutionData[], options: AnswerOptions): IDataObject {
-	const shaped = items.map((item) => shapeItem(item.json, options));
+	let shaped = items.map((item) => shapeItem(item.json, options));
+	if (options.kind === 'documents') shaped = withTextsThatFit(shaped);
 	const binaries = items.filter((item) => item.binary && Object.keys(item.binary).length).length;
 	const extra: IDataObject = {};
 	if (binaries) {
@@ -59,6 +61,44 @@ export function buildAnswer(items: INodeExecutionData[], options: AnswerOptions)
 		return fit({ ...shaped[0], ...extra });
 	}
 	return listAnswer(shaped, options, extra);
+}
+
+/** What a document whose text was cut to fit the answer says about it. */
+const TEXT_CUT_NOTE = `The text was cut to fit this answer (${ANSWER_MAX_CHARS.toLocaleString('en-US')} characters for all documents); the end of the text says how much is left out.`;
+
+/** Least room a document's text keeps in an answer, however many documents share it. */
+const MIN_TEXT_CHARS = 1_000;
+
+/**
+ * Documents whose `text` (Include Document Text) is cut so that all of them fit one answer: the
+ * room the rest of the answer leaves, shared equally among the documents that have a text. A cut
+ * text ends with a marker saying how much the model did not see, and `textNote` says why. The
+ * room is counted in JSON characters (a line break costs two), so a cut is measured and shortened
+ * again where escapes made it longer.
+ */
+export function withTextsThatFit(results: IDataObject[]): IDataObject[] {
+	// Only the results an answer can list share the room.
+	const listed = results.slice(0, ANSWER_MAX_RESULTS);
+	const withText = listed.filter((r) => typeof r.text === 'string' && r.text !== '');
+	if (!withText.length) return results;
+	// Counted as if every text were cut: its note takes room too.
+	const without = listed.map((r) =>
+		withText.includes(r) ? { ...r, text: '', textNote: TEXT_CUT_NOTE } : r,
+	);
+	const room = ANSWER_MAX_CHARS - ENVELOPE_CHARS - JSON.stringify(without).length;
+	const share = Math.max(MIN_TEXT_CHARS, Math.floor(room / withText.length));
+	return results.map((result) => {
+		if (!withText.includes(result)) return result;
+		const text = result.text as string;
+		if (JSON.stringify(text).length <= share) return result;
+		let max = share;
+		let cut = boundText(text, max).text;
+		for (let round = 0; round < 5 && JSON.stringify(cut).length > share; round++) {
+			max = Math.floor((max * share) / JSON.stringify(cut).length) - 1;
+			cut = boundText(text, max).text;
+		}
+		return { ...result, text: cut, textNote: TEXT_CUT_NOTE };
+	});
 }
 
 function listAnswer(results: IDataObject[], options: AnswerOptions, extra: IDataObject) {

@@ -84,6 +84,8 @@ const TRANSACTION_ID =
 	'ID of an ABBYY Vantage transaction (a UUID), as Process Document or the transaction list (Transaction → Get Many) returns it';
 const CATALOG_ID =
 	'ID of an ABBYY Vantage data catalog: its name, e.g. "Vendors", as the catalog list (Catalog → Get Many) returns it';
+const INCLUDE_TEXT =
+	'Whether to include each document’s plain text (cut to fit the answer, saying so); only when the extracted fields do not answer the question';
 const FILE_URL =
 	'http or https link to the document (PDF or image) on a public server, e.g. a presigned storage link; the node downloads it. Links to internal addresses (localhost, private networks, cloud metadata) are refused unless the user allowed the host';
 
@@ -129,8 +131,14 @@ export const TOOLS: Record<string, ToolSpec> = {
 	},
 	'transaction.getResults': {
 		description:
-			'Returns the data ABBYY Vantage extracted from every document of a processed transaction (transactionId from Process Document or the transaction list): per document its documentId, status and fields. Says so when the transaction is still processing.',
-		parameters: [{ name: 'transactionId', default: fromAi('transactionId', TRANSACTION_ID) }],
+			'Returns the data ABBYY Vantage extracted from every document of a processed transaction (transactionId from Process Document or the transaction list): per document its documentId, status and fields; with includeText also its plain text, for questions the fields do not answer; needsReview and reviewReasons when the user set review rules. Says so when the transaction is still processing.',
+		parameters: [
+			{ name: 'transactionId', default: fromAi('transactionId', TRANSACTION_ID) },
+			{
+				name: 'options',
+				default: { includeDocumentText: fromAi('includeText', INCLUDE_TEXT, 'boolean', false) },
+			},
+		],
 		answer: 'documents',
 	},
 	'transaction.waitForTransaction': {

@@ -1,6 +1,7 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
 import { VANTAGE_API, VANTAGE_PKCE } from '../transport/auth';
+import { EVENT_SECRET } from '../vantage/eventSecret';
 
 /** The node's and the trigger's Authentication parameter, as n8n's own nodes offer it. */
 export const authenticationProperty: INodeProperties = {
@@ -37,4 +38,23 @@ export const credentialDescriptions: INodeCredentialDescription[] = [
 		required: true,
 		displayOptions: { show: { authentication: ['oAuth2'] } },
 	},
+];
+
+/**
+ * The ABBYY Vantage Event Secret API credential, for the operations that can wait for Vantage to
+ * push (On Manual Review → Resume When Vantage Pushes): the resume URL accepts only events signed
+ * with it. Optional: the operation asks for it when that choice is made.
+ */
+const durableWaitCredential: INodeCredentialDescription = {
+	name: EVENT_SECRET,
+	required: false,
+	displayOptions: {
+		show: { resource: ['transaction'], operation: ['processDocument', 'waitForTransaction'] },
+	},
+};
+
+/** The ABBYY Vantage node's credentials: the two sign-ins, and the Event Secret for durable waits. */
+export const actionCredentialDescriptions: INodeCredentialDescription[] = [
+	...credentialDescriptions,
+	durableWaitCredential,
 ];

@@ -8,7 +8,9 @@ import type {
 
 import { apiError, type NodeContext } from '../helpers/errors';
 import type { ItemOutput } from '../helpers/items';
+import { boundText, decodeText } from '../helpers/documentText';
 import { shapeClassification, shapeDocument, splitRows } from '../helpers/extractedData';
+import { decideReview, type ReviewRules } from '../helpers/reviewDecision';
 import { fileStem, safeFileName, withSuffix } from '../helpers/fileNames';
 import type { VantageClient } from '../transport';
 import { sourcePairing, type PairedSources } from './pairing';
@@ -40,6 +42,10 @@ export interface ResultOptions {
 	/** Result file types to attach as binary fields. */
 	downloadTypes: string[] | 'all';
 	deleteAfterReading: boolean;
+	/** Needs Review's rules: each document marked `needsReview` with `reviewReasons`. */
+	review?: ReviewRules;
+	/** Include Document Text: each document's plain text (its `Text` result files) as `text`. */
+	documentText?: boolean;
 }
 
 interface ResultFile {
@@ -97,11 +103,36 @@ export type ResultsContext = NodeContext & {
 };
 
 /**
+ * A document's plain text for `text` (Include Document Text): its `Text` result files, decoded and
+ * bounded (../helpers/documentText.ts), with `textNote` when it was cut or there is none.
+ */
+async function documentTextOf(
+	files: ResultFile[],
+	bytesOf: (file: ResultFile) => Promise<Buffer>,
+	failed: boolean,
+): Promise<IDataObject> {
+	const textFiles = files.filter((f) => f.type === 'Text');
+	if (!textFiles.length) {
+		return {
+			text: null,
+			textNote: failed
+				? 'The transaction has no results, so no text'
+				: 'Vantage returned no Text result file for this document: the skill must export Text for it to be here',
+		};
+	}
+	const parts: string[] = [];
+	for (const file of textFiles) parts.push(decodeText(await bytesOf(file)));
+	const { text, note } = boundText(parts.join('\n\n'));
+	return note ? { text, textNote: note } : { text };
+}
+
+/**
  * One output item per document of a Processed transaction (or per table row with Split Table
  * Into Items): its fields as plain JSON, classification, business-rule errors, the source files
- * it came from and how they were found (`pairing`, see ./pairing.ts) and, on request, its result
- * files as binary fields, named after the source file and the document
- * (`<stem>-doc<n>-<Vantage's name>`).
+ * it came from and how they were found (`pairing`, see ./pairing.ts) and, on request, whether it
+ * needs review and why (`needsReview`, `reviewReasons`, decided per document: its rows share it),
+ * its plain text (`text`) and its result files as binary fields, named after the source file and
+ * the document (`<stem>-doc<n>-<Vantage's name>`). Each result file is downloaded once.
  */
 export async function documentItems(
 	ctx: ResultsContext,
@@ -124,6 +155,8 @@ export async function documentItems(
 	const wanted = (file: ResultFile) =>
 		options.downloadTypes === 'all' || options.downloadTypes.includes(file.type);
 	const documents = Array.isArray(info.documents) ? info.documents : [];
+	// The error a trigger's item carries for a transaction that did not end Processed.
+	const transactionError = typeof extra.error === 'string' && extra.error ? extra.error : null;
 	const outputs: ItemOutput[] = [];
 	// A Processed transaction without documents still gets an item: nothing disappears silently.
 	for (const [position, document] of (documents.length ? documents : [{}]).entries()) {
@@ -133,39 +166,64 @@ export async function documentItems(
 		let shaped: ReturnType<typeof shapeDocument>;
 		let result: unknown;
 		const bytesOf = new Map<ResultFile, Buffer>();
+		const read = async (file: ResultFile) => {
+			let bytes = bytesOf.get(file);
+			if (!bytes) {
+				bytes = await download(file);
+				bytesOf.set(file, bytes);
+			}
+			return bytes;
+		};
 		if (jsonFile) {
-			const bytes = await download(jsonFile);
-			result = parseResult(ctx, bytes, transactionId, jsonFile, itemIndex);
+			result = parseResult(ctx, await read(jsonFile), transactionId, jsonFile, itemIndex);
 			shaped = shapeDocument(result, documentId ?? undefined, position);
-			bytesOf.set(jsonFile, bytes);
 		}
 		const paired = await pairSources(documentId, result);
 		const { pairing, sourceFiles } = paired;
+		const text = options.documentText
+			? await documentTextOf(files, read, transactionError !== null)
+			: undefined;
 		const binary = await resultBinaries(
 			ctx,
 			files.filter(wanted),
-			async (file) => bytesOf.get(file) ?? (await download(file)),
+			read,
 			resultFileStem(paired),
 			position,
 		);
-		// `fields` is added second (after the ids and status) so that the data is at the top of the item.
+		const fields = shaped?.fields ?? {};
+		const businessRulesErrors = Array.isArray(document.businessRulesErrors)
+			? document.businessRulesErrors
+			: [];
+		const decision = options.review
+			? decideReview(
+					{
+						fields,
+						fieldDetails: shaped?.fieldDetails ?? {},
+						classification: document.classification,
+						businessRulesErrors,
+						transactionError,
+					},
+					options.review,
+				)
+			: undefined;
+		// `fields` is added second (after the ids and status) so that the data is at the top of the
+		// item, the review decision right after it.
 		const base: IDataObject = {
 			transactionId,
 			documentId,
 			status: info.status,
 			fields: {},
+			...decision,
 			skill: shaped?.skill ?? null,
 			classification: shapeClassification(document.classification),
-			businessRulesErrors: Array.isArray(document.businessRulesErrors)
-				? document.businessRulesErrors
-				: [],
+			businessRulesErrors,
 			sourceFiles,
 			pairing,
 			resultFiles: files.map(({ fileId, fileName, type }) => ({ fileId, fileName, type })),
 			...(info.manualReviewLink ? { manualReviewLink: info.manualReviewLink } : {}),
 			...extra,
+			...text,
 		};
-		const fields = shaped?.fields ?? {};
 		const rows = options.splitTable
 			? splitRows(fields, options.splitTable)
 			: [{ fields, row: undefined as number | null | undefined }];

@@ -40,8 +40,10 @@ export function completedItems(entry: IDataObject): INodeExecutionData[] {
 
 /**
  * Transaction Completed with Include Results: shaped as Process Document and Get Results shape
- * it (with `options`), plus the list entry under `completed` and `error`. A Failed or Canceled
- * transaction has no results: one item with the same keys, `fields` empty and Vantage's error text.
+ * it (with `options`: the trigger's Include Document Text and Needs Review among them), plus the
+ * list entry under `completed` and `error`. A Failed or Canceled transaction has no results: one
+ * item with the same keys, `fields` empty and Vantage's error text; with Needs Review it needs
+ * review (`transactionFailed`), whatever the rules, since there is nothing to pass on.
  */
 export async function completedResultItems(
 	ctx: ResultsContext,

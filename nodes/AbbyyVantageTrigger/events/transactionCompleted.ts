@@ -2,7 +2,10 @@ import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { requireOption } from '../../AbbyyVantage/helpers/validation';
 import { keyValuesOption, readKeyValues } from '../../AbbyyVantage/params/keyValues';
-import { readResultOptions } from '../../AbbyyVantage/params/resultOptions';
+import {
+	readTriggerResultOptions,
+	triggerResultProperties,
+} from '../../AbbyyVantage/params/resultOptions';
 import { readSkillFilter, skillFilterProperty } from '../../AbbyyVantage/params/skill';
 import { TRANSACTION_EVENTS } from '../../AbbyyVantage/params/transactionEvents';
 import { listTransactions, type ListFilters } from '../../AbbyyVantage/vantage/lists';
@@ -49,6 +52,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to fetch the extracted fields, as Process Document outputs them (one item per document), instead of only the transaction',
 	},
+	...triggerResultProperties({ show: {} }),
 	outputProperty('transaction', 'transactions'),
 	transactionOptionsProperty,
 ];
@@ -80,6 +84,9 @@ export const transactionCompleted = {
 				ctx.getNodeParameter('transactionParameters', {}),
 			),
 		};
+		const includeResults = ctx.getNodeParameter('includeResults', false) === true;
+		// Read once, before Vantage is asked: a bad Needs Review stops the poll with its message.
+		const resultOptions = includeResults ? readTriggerResultOptions(ctx) : undefined;
 		const safetyNet = readSafetyNet(
 			ctx,
 			readOptions(ctx),
@@ -94,17 +101,16 @@ export const transactionCompleted = {
 				undefined,
 			),
 		);
-		const includeResults = ctx.getNodeParameter('includeResults', false) === true;
 		const transactions = new Transactions(ctx, client);
 		// The items the Instant Trigger gives the same transaction (vantage/transactionEvents.ts).
 		const build = async (e: ListedEvent): Promise<INodeExecutionData[]> =>
-			includeResults
+			resultOptions
 				? await completedResultItems(
 						ctx,
 						client,
 						await transactions.get(e.id),
 						e.item,
-						readResultOptions(ctx, undefined, {}),
+						resultOptions,
 					)
 				: completedItems(e.item);
 		return await deliver(ctx, poll, listed, build, readOutput(ctx), openSafetyNet(ctx, safetyNet));

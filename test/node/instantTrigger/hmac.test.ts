@@ -7,7 +7,7 @@ import {
 	sha256,
 	toHex,
 	utf8,
-} from '../../../nodes/AbbyyVantageInstantTrigger/hmac';
+} from '../../../nodes/AbbyyVantage/helpers/hmac';
 
 const hex = (text: string) => Buffer.from(text.replace(/\s+/g, ''), 'hex');
 

@@ -6,6 +6,10 @@
  *   Document / Process: <Skill>.json (Json), <Skill>_fields.json (FieldsJson), <Skill>.pdf (Pdf),
  *     named after the Document skill that extracted (for a Process skill: its included one)
  *   Ocr: <Skill>.json (OcrJson), <Skill>.txt (Text); Classification: none, `classification` set
+ *
+ * A skill's export formats are its own settings in Vantage: a document whose text has a line
+ * `Export: Text` is treated as one of a Document or Process skill that also exports Text, and gets
+ * <Skill>.txt (Text), its plain text, after the others.
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod/v4';
@@ -54,6 +58,10 @@ export class Results {
 					file(`${extractor.name}_fields.json`, 'FieldsJson'),
 					file(`${extractor.name}.pdf`, 'Pdf'),
 				];
+				const exports = (lines.get('export') ?? []).flatMap((line) =>
+					line.split(',').map((s) => s.trim().toLowerCase()),
+				);
+				if (exports.includes('text')) doc.resultFiles.push(file(`${extractor.name}.txt`, 'Text'));
 			} else if (skill.type === 'Ocr') {
 				doc.resultFiles = [
 					file(`${skill.name}.json`, 'OcrJson'),

@@ -7,6 +7,7 @@ import type { VantageClient } from '../../transport';
 import { concurrencyOption, readRunConcurrency } from '../../params/concurrency';
 import { readCollection, sortedOptions } from '../../params/collections';
 import { readResults, uniqueResultFileNames } from '../../vantage/results';
+import { needsReviewProperty, readNeedsReview } from '../../params/needsReview';
 import { readResultOptions, resultOptions } from '../../params/resultOptions';
 import { readTransactionId, transactionIdProperty } from './ids';
 import { FAILED_STATUSES, Transactions } from '../../vantage/transactions';
@@ -15,6 +16,7 @@ const CONCURRENCY = { max: 32, what: 'transactions' };
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,
+	needsReviewProperty({ secondOutput: true }),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -41,11 +43,14 @@ export async function execute(
 		this,
 		items,
 		async (itemIndex) => {
-			const options = readResultOptions(
-				this,
-				itemIndex,
-				readCollection(this, itemIndex, 'options'),
-			);
+			const options = {
+				...readResultOptions(this, itemIndex, readCollection(this, itemIndex, 'options')),
+				review: readNeedsReview(
+					this,
+					itemIndex,
+					this.getNodeParameter('needsReview', itemIndex, {}),
+				)?.rules,
+			};
 			const transactionId = readTransactionId(this, itemIndex);
 			const info = await transactions.get(transactionId, itemIndex);
 			if (FAILED_STATUSES.includes(info.status)) throw transactions.failure(info, itemIndex);

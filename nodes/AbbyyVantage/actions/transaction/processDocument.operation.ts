@@ -3,6 +3,8 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	NodeApiError,
+	NodeOperationError,
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
@@ -14,8 +16,13 @@ import {
 } from '../../helpers/binaryInput';
 import { LAUNCH_MAX_BYTES } from '../../constants';
 import { checkFileUrls, readDocumentFiles } from './documentFiles';
-import { asNodeError, errorItem } from '../../helpers/errors';
-import { runPreparedPerItem, type CreatedBy, type ItemOutput } from '../../helpers/items';
+import { asNodeError, errorItem, invalid } from '../../helpers/errors';
+import {
+	runPerItem,
+	runPreparedPerItem,
+	type CreatedBy,
+	type ItemOutput,
+} from '../../helpers/items';
 import type { PollSettings } from '../../helpers/polling';
 import { requireOption } from '../../helpers/validation';
 import type { VantageClient } from '../../transport';
@@ -24,7 +31,13 @@ import { concurrencyOption, readRunConcurrency } from '../../params/concurrency'
 import { pollOptions, readPollSettings } from '../../params/wait';
 import { readCollection, sortedOptions } from '../../params/collections';
 import { readSkillId, skillProperty } from '../../params/skill';
-import { readResults, uniqueResultFileNames, type ResultOptions } from '../../vantage/results';
+import {
+	documentItems,
+	readResults,
+	uniqueResultFileNames,
+	type ResultOptions,
+	type ResultsContext,
+} from '../../vantage/results';
 import { readResultOptions, resultOptions } from '../../params/resultOptions';
 import { imageProcessingOptions, readImageProcessing } from './imageProcessing';
 import { inputFilesProperties } from './inputFiles';
@@ -33,10 +46,28 @@ import {
 	registrationParametersOption,
 	skillParametersOption,
 } from './transactionParameters';
-import { onManualReviewOption, readOnManualReview, TRANSACTION_POLL } from './waiting';
+import {
+	onManualReviewOption,
+	readOnManualReview,
+	TRANSACTION_POLL,
+	waitLimitOption,
+} from './waiting';
+import {
+	failedEntry,
+	readDurableWait,
+	waitDurably,
+	withResumeUrl,
+	type DurableWait,
+	type Resumed,
+	type ResumeContext,
+	type Waiting,
+	recordOf,
+	withoutRecord,
+} from './durableWait';
 import {
 	type OnManualReview,
 	type TransactionParameters,
+	type WaitOutcome,
 	Transactions,
 } from '../../vantage/transactions';
 
@@ -90,6 +121,7 @@ const properties: INodeProperties[] = [
 			registrationParametersOption,
 			...resultOptions,
 			skillParametersOption,
+			waitLimitOption,
 			{
 				displayName: 'Upload Method',
 				name: 'uploadMethod',
@@ -118,13 +150,25 @@ interface Plan {
 	results: ResultOptions;
 }
 
-/** The settings of item `itemIndex` (files are added by the caller). */
-function readPlan(ctx: IExecuteFunctions, itemIndex: number, itemIndexes: number[]): Plan {
+/**
+ * The settings of item `itemIndex` (files are added by the caller). With a durable wait (`durable`,
+ * read once from the first item), every transaction stops at Manual Review and carries the resume
+ * URL.
+ */
+function readPlan(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	itemIndexes: number[],
+	durable?: DurableWait,
+): Plan {
 	const options = readCollection(ctx, itemIndex, 'options');
+	const parameters = readTransactionParameters(ctx, itemIndex, options);
+	const onManualReview = readOnManualReview(ctx, itemIndex, options);
+	if ((onManualReview === 'resume') !== (durable !== undefined)) throw mixedWait(ctx, itemIndex);
 	return {
 		itemIndexes,
 		skillId: readSkillId(ctx, itemIndex),
-		parameters: readTransactionParameters(ctx, itemIndex, options),
+		parameters: durable ? withResumeUrl(ctx, itemIndex, parameters, durable.resumeUrl) : parameters,
 		files: [],
 		uploadMethod: requireOption(
 			ctx,
@@ -134,9 +178,19 @@ function readPlan(ctx: IExecuteFunctions, itemIndex: number, itemIndexes: number
 			choiceValues(UPLOAD_METHODS),
 		),
 		poll: readPollSettings(ctx, itemIndex, options, TRANSACTION_POLL),
-		onManualReview: readOnManualReview(ctx, itemIndex, options),
+		onManualReview: onManualReview === 'resume' ? 'output' : onManualReview,
 		results: readResultOptions(ctx, itemIndex, options),
 	};
+}
+
+/** On Manual Review → Resume When Vantage Pushes is one wait: every item or none. */
+function mixedWait(ctx: IExecuteFunctions, itemIndex: number): Error {
+	return invalid(
+		ctx,
+		itemIndex,
+		'On Manual Review must be Resume When Vantage Pushes for every item or for none: the execution waits once, for all of them',
+		'It is read from the first item; give every item the same choice.',
+	);
 }
 
 /**
@@ -166,14 +220,20 @@ async function readItemFiles(
 	return files;
 }
 
+/** A file of a One for All Items transaction: its name as stored, and the item it came from. */
+interface SentFile {
+	name: string;
+	item: number;
+}
+
 /**
  * The input items a document of a One for All Items transaction came from: those whose files
  * are its source files (Vantage stores names with some characters replaced; see `storedKey`).
  * All the transaction's items when that cannot be told, and the item then says `pairing:
  * "unknown"`.
  */
-function documentPairing(plan: Plan, output: ItemOutput): number[] {
-	const itemOf = new Map(plan.files.map((file) => [storedKey(file.name), file.itemIndex]));
+function documentPairing(files: SentFile[], itemIndexes: number[], output: ItemOutput): number[] {
+	const itemOf = new Map(files.map((file) => [storedKey(file.name), file.item]));
 	const names = Array.isArray(output.json.sourceFiles)
 		? (output.json.sourceFiles as unknown[])
 		: [];
@@ -188,12 +248,31 @@ function documentPairing(plan: Plan, output: ItemOutput): number[] {
 	}
 	if (!found.size) {
 		output.json.pairing = 'unknown';
-		return plan.itemIndexes;
+		return itemIndexes;
 	}
-	return plan.itemIndexes.filter((item) => found.has(item));
+	return itemIndexes.filter((item) => found.has(item));
 }
 
-/** What a finished item had created, for the error of a run that stops: each transaction once. */
+function sentFiles(plan: Plan): SentFile[] {
+	return plan.files.map((file) => ({ name: file.name, item: file.itemIndex }));
+}
+
+/** The output items of a One for All Items transaction, each paired with the items it came from. */
+function pairedOutputs(
+	files: SentFile[],
+	itemIndexes: number[],
+	outputs: ItemOutput[],
+): INodeExecutionData[] {
+	return outputs.map((output) => {
+		const paired = documentPairing(files, itemIndexes, output);
+		return {
+			...output,
+			pairedItem: paired.length === 1 ? { item: paired[0] } : paired.map((item) => ({ item })),
+		};
+	});
+}
+
+/** What an item had created, for the error of a run that stops: each transaction once. */
 function createdTransactions(): CreatedBy {
 	const named = new Set<unknown>();
 	return (output) => {
@@ -204,12 +283,21 @@ function createdTransactions(): CreatedBy {
 	};
 }
 
-/** Upload, start, wait and read one transaction: its documents as output items. */
-async function process(
+/** A transaction uploaded, started and waited for: where it stands. */
+interface Launched {
+	plan: Plan;
+	transactionId: string;
+	waited: WaitOutcome;
+	/** How its files went up (`uploadMethod`, `renamedFiles`): part of every output item. */
+	upload: IDataObject;
+}
+
+/** Upload, start and wait for one transaction (to Manual Review or its end, as the plan says). */
+async function launchAndWait(
 	ctx: IExecuteFunctions,
 	client: VantageClient,
 	plan: Plan,
-): Promise<ItemOutput[]> {
+): Promise<Launched> {
 	const itemIndex = plan.itemIndexes[0];
 	const transactions = new Transactions(ctx, client);
 	const renamedFiles = assignUniqueNames(plan.files);
@@ -239,23 +327,41 @@ async function process(
 			plan.onManualReview,
 			itemIndex,
 		);
+		return { plan, transactionId, waited, upload };
+	} catch (error) {
+		throw transactions.tagged(error, transactionId);
+	}
+}
+
+/** A transaction waiting in Manual Review, as On Manual Review → Output the Link gives it. */
+function reviewItem({ transactionId, waited, upload }: Launched): ItemOutput {
+	const { info } = waited;
+	return {
+		json: {
+			transactionId,
+			status: info.status,
+			waitingForManualReview: waited.stoppedForReview,
+			manualReviewLink: info.manualReviewLink ?? null,
+			sourceFiles: (info.sourceFiles ?? []).map((f) => f.name),
+			polls: waited.polls,
+			failedPolls: waited.failedPolls,
+			...upload,
+		},
+	};
+}
+
+/** What a launched transaction outputs: the review link, or its results (a failure throws). */
+async function outcome(
+	ctx: IExecuteFunctions,
+	client: VantageClient,
+	launched: Launched,
+): Promise<ItemOutput[]> {
+	const { plan, transactionId, waited, upload } = launched;
+	const itemIndex = plan.itemIndexes[0];
+	const transactions = new Transactions(ctx, client);
+	try {
+		if (waited.stoppedForReview) return [reviewItem(launched)];
 		const { info } = waited;
-		if (waited.stoppedForReview) {
-			return [
-				{
-					json: {
-						transactionId,
-						status: info.status,
-						waitingForManualReview: true,
-						manualReviewLink: info.manualReviewLink ?? null,
-						sourceFiles: (info.sourceFiles ?? []).map((f) => f.name),
-						polls: waited.polls,
-						failedPolls: waited.failedPolls,
-						...upload,
-					},
-				},
-			];
-		}
 		if (info.status !== 'Processed') throw transactions.failure(info, itemIndex);
 		return await readResults(ctx, client, transactions, info, plan.results, itemIndex, {
 			...upload,
@@ -265,6 +371,18 @@ async function process(
 	} catch (error) {
 		throw transactions.tagged(error, transactionId);
 	}
+}
+
+/** A launched transaction as an entry of the durable wait (its results are read after it). */
+function waitingFor(launched: Launched, files?: SentFile[]): Waiting {
+	const { plan, waited, upload } = launched;
+	return {
+		json: reviewItem(launched).json,
+		items: plan.itemIndexes,
+		results: plan.results,
+		...(files ? { files } : {}),
+		extra: { ...upload, polls: waited.polls, failedPolls: waited.failedPolls },
+	};
 }
 
 export async function execute(
@@ -280,18 +398,20 @@ export async function execute(
 		this.getNodeParameter('transactionMode', 0, 'perItem'),
 		choiceValues(TRANSACTION_MODES),
 	);
+	// Resume When Vantage Pushes is one wait for the whole execution: read from the first item.
+	const firstOptions = readCollection(this, 0, 'options');
+	const durable =
+		firstOptions.onManualReview === 'resume'
+			? await readDurableWait(this, firstOptions)
+			: undefined;
 	checkFileUrls(this, items);
 	if (mode === 'perItem') {
+		if (durable) return await perItemDurably(this, client, items, durable, concurrency);
 		const out = await runPreparedPerItem(
 			this,
 			items,
-			async (itemIndex) => {
-				const plan = readPlan(this, itemIndex, [itemIndex]);
-				plan.files = await readItemFiles(this, client, items, itemIndex);
-				checkUploadLimits(this, itemIndex, plan.files);
-				return plan;
-			},
-			async (plan) => await process(this, client, plan),
+			async (itemIndex) => await preparedPlan(this, client, items, itemIndex),
+			async (plan) => await outcome(this, client, await launchAndWait(this, client, plan)),
 			concurrency,
 			createdTransactions(),
 		);
@@ -303,7 +423,7 @@ export async function execute(
 	// options) from every item; each document is paired with the items its files came from.
 	const continueOnFail = this.continueOnFail();
 	const out: INodeExecutionData[] = [];
-	const plan = readPlan(this, 0, []);
+	const plan = readPlan(this, 0, [], durable);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			plan.files.push(...(await readItemFiles(this, client, items, itemIndex)));
@@ -318,13 +438,17 @@ export async function execute(
 	const first = plan.itemIndexes[0];
 	try {
 		checkUploadLimits(this, first, plan.files);
-		for (const output of await process(this, client, plan)) {
-			const paired = documentPairing(plan, output);
-			out.push({
-				...output,
-				pairedItem: paired.length === 1 ? { item: paired[0] } : paired.map((item) => ({ item })),
-			});
+		const launched = await launchAndWait(this, client, plan);
+		if (durable && launched.waited.stoppedForReview) {
+			// The failed items and the transaction, in item order.
+			const waiting = [...out.map(failedEntry), waitingFor(launched, sentFiles(plan))].sort(
+				(a, b) => Math.min(...a.items) - Math.min(...b.items),
+			);
+			return await waitDurably(this, waiting, durable);
 		}
+		out.push(
+			...pairedOutputs(sentFiles(plan), plan.itemIndexes, await outcome(this, client, launched)),
+		);
 	} catch (error) {
 		const nodeError = asNodeError(this, error, first);
 		if (!continueOnFail) throw nodeError;
@@ -332,4 +456,166 @@ export async function execute(
 	}
 	uniqueResultFileNames(out);
 	return out;
+}
+
+/** Item `itemIndex`'s plan with its files, checked. */
+async function preparedPlan(
+	ctx: IExecuteFunctions,
+	client: VantageClient,
+	items: INodeExecutionData[],
+	itemIndex: number,
+	durable?: DurableWait,
+): Promise<Plan> {
+	const plan = readPlan(ctx, itemIndex, [itemIndex], durable);
+	plan.files = await readItemFiles(ctx, client, items, itemIndex);
+	checkUploadLimits(ctx, itemIndex, plan.files);
+	return plan;
+}
+
+/**
+ * One Transaction per Input Item with a durable wait: every transaction is uploaded and waited
+ * for up to Manual Review. When none waits there, the results are read and output at once, as
+ * without the option; otherwise the execution waits for Vantage (./durableWait.ts) and every
+ * result is read when it resumes (./resume.ts).
+ */
+async function perItemDurably(
+	ctx: IExecuteFunctions,
+	client: VantageClient,
+	items: INodeExecutionData[],
+	durable: DurableWait,
+	concurrency: number,
+): Promise<INodeExecutionData[]> {
+	const launched = new Map<number, Launched>();
+	const failures = new Map<number, unknown>();
+	const noted = async <T>(itemIndex: number, work: () => Promise<T>): Promise<T> => {
+		try {
+			return await work();
+		} catch (error) {
+			const nodeError = asNodeError(ctx, error, itemIndex);
+			failures.set(itemIndex, nodeError);
+			throw nodeError;
+		}
+	};
+	const first = await runPreparedPerItem(
+		ctx,
+		items,
+		async (itemIndex) =>
+			await noted(
+				itemIndex,
+				async () => await preparedPlan(ctx, client, items, itemIndex, durable),
+			),
+		async (plan, itemIndex) =>
+			await noted(itemIndex, async () => {
+				const done = await launchAndWait(ctx, client, plan);
+				launched.set(itemIndex, done);
+				return reviewItem(done);
+			}),
+		concurrency,
+		createdTransactions(),
+	);
+	if (![...launched.values()].some((l) => l.waited.stoppedForReview)) {
+		// Nothing waits for review: the results now, as the other choices give them.
+		const out = await runPerItem(
+			ctx,
+			items,
+			async (itemIndex) => {
+				const done = launched.get(itemIndex);
+				if (!done) throw failures.get(itemIndex);
+				return await outcome(ctx, client, done);
+			},
+			concurrency,
+			createdTransactions(),
+		);
+		uniqueResultFileNames(out);
+		return out;
+	}
+	// A transaction that failed before the wait fails as it would without it: the run stops (in
+	// item order), or, under Continue On Fail, it is an error item now.
+	const continueOnFail = ctx.continueOnFail();
+	const waiting: Waiting[] = [];
+	for (const item of first) {
+		const itemIndex = (item.pairedItem as { item: number }).item;
+		const done = launched.get(itemIndex);
+		const info = done?.waited.info;
+		if (done && info && !done.waited.stoppedForReview && info.status !== 'Processed') {
+			const transactions = new Transactions(ctx, client);
+			const error = asNodeError(
+				ctx,
+				transactions.tagged(transactions.failure(info, itemIndex), done.transactionId),
+				itemIndex,
+			);
+			if (!continueOnFail) throw error;
+			waiting.push(failedEntry(errorItem(error, itemIndex)));
+			continue;
+		}
+		waiting.push(done ? waitingFor(done) : failedEntry(item));
+	}
+	return await waitDurably(ctx, waiting, durable);
+}
+
+/**
+ * After the durable wait (./resume.ts): each entry's output, in item order, as Keep Waiting gives
+ * it: a finished transaction's documents, paired as at launch; a Failed or Canceled one, or one
+ * whose results cannot be read, as an error item (the execution goes on, as under Continue On
+ * Fail: a node that resumes cannot stop its execution); an item that failed before the wait, as it
+ * was. Delete After Reading deletes once the resume is sure (`finish`).
+ */
+export async function resume(ctx: ResultsContext, r: ResumeContext): Promise<Resumed> {
+	const out: INodeExecutionData[] = [];
+	const deletes: Array<{ transactionId: string; itemIndex: number; outputs: ItemOutput[] }> = [];
+	for (const entry of r.entries) {
+		const record = recordOf(entry);
+		const itemIndex = record.items[0];
+		if (record.failed) {
+			out.push({ json: withoutRecord(entry.json), pairedItem: entry.pairedItem });
+			continue;
+		}
+		const transactionId = String(entry.json.transactionId);
+		const transactions = new Transactions(ctx, r.client);
+		try {
+			const info = r.final(transactionId);
+			if (info instanceof Error) throw info;
+			if (info.status !== 'Processed') throw transactions.failure(info, itemIndex);
+			const results = record.results ?? defaultResults();
+			const outputs = await documentItems(ctx, r.client, info, results, itemIndex, {
+				...(record.extra ?? {}),
+			});
+			if (results.deleteAfterReading) deletes.push({ transactionId, itemIndex, outputs });
+			out.push(
+				...(record.files
+					? pairedOutputs(record.files, record.items, outputs)
+					: outputs.map((output) => ({ ...output, pairedItem: entry.pairedItem }))),
+			);
+		} catch (error) {
+			const tagged = transactions.tagged(error, transactionId);
+			out.push(errorItem(asResumeError(ctx, tagged, itemIndex), record.items));
+		}
+	}
+	uniqueResultFileNames(out);
+	return {
+		items: out,
+		finish: async () => {
+			for (const { transactionId, itemIndex, outputs } of deletes) {
+				const deleted = await new Transactions(ctx, r.client).deleteAfterReading(
+					transactionId,
+					itemIndex,
+				);
+				for (const output of outputs) Object.assign(output.json, deleted);
+			}
+		},
+	};
+}
+
+/** Result options of an entry that names none (never written so; read defensively). */
+function defaultResults(): ResultOptions {
+	return { includeFieldDetails: false, downloadTypes: [], deleteAfterReading: false };
+}
+
+/** Any error of a resume as an n8n error naming the item (n8n errors pass through). */
+function asResumeError(
+	ctx: ResultsContext,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	return asNodeError(ctx as IExecuteFunctions, error, itemIndex);
 }

@@ -1,21 +1,71 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { MIN_POLL_INTERVAL_MS } from '../AbbyyVantage/constants';
-import { plainMessage } from '../AbbyyVantage/helpers/errors';
-import { nextPollDelay, type PollSettings } from '../AbbyyVantage/helpers/polling';
-import { describeDuration, pause } from '../AbbyyVantage/helpers/time';
-import { isWaitHiccup, type VantageClient } from '../AbbyyVantage/transport';
-import type { DeliveryState } from '../AbbyyVantage/vantage/deliveries';
-import type { ResultOptions, ResultsContext } from '../AbbyyVantage/vantage/results';
+import { MIN_POLL_INTERVAL_MS } from '../constants';
+import { plainMessage } from '../helpers/errors';
+import { nextPollDelay, type PollSettings } from '../helpers/polling';
+import { describeDuration, pause } from '../helpers/time';
+import { isWaitHiccup, type VantageClient } from '../transport';
+import type { DeliveryState } from './deliveries';
+import type { EventHint, PushedEvent } from './pushedEvents';
+import type { ResultOptions, ResultsContext } from './results';
 import {
 	completedItems,
 	completedResultItems,
 	deliveryStateOf,
 	findListEntry,
 	reviewItems,
-} from '../AbbyyVantage/vantage/transactionEvents';
-import { Transactions, type TransactionInfo } from '../AbbyyVantage/vantage/transactions';
-import type { EventHint, PushedEvent } from './event';
+} from './transactionEvents';
+import { Transactions, type TransactionInfo } from './transactions';
+
+/**
+ * A push is answered at once (202), then confirmed through the Vantage API: the script posts from
+ * inside the transaction's flow, while the API still shows it Processing (stage CustomActivity),
+ * so the receiver reads it, bounded, until it shows the state the push announced. The ABBYY
+ * Vantage Instant Trigger confirms a delivery here (`confirm`); a waiting Process Document or Wait
+ * For Transaction confirms that its transaction has finished (`watchTransaction`,
+ * ../actions/transaction/resume.ts).
+ */
+
+/** How a watch ended: `step`'s value, a definite failure, or Vantage not showing it in time. */
+export type Watched<T> =
+	| { value: T }
+	| { failed: string }
+	| { timedOut: true; lastStatus?: string; waitedMs: number };
+
+/**
+ * Read transaction `transactionId` at once, then every interval of `poll` (the pauses growing to
+ * its limit), for at most its timeout, until `step` returns a value for what Vantage shows. A 429,
+ * a 5xx or a network failure does not end the watch; anything else (the transaction not found, the
+ * credential refused) ends it as `failed`.
+ */
+export async function watchTransaction<T>(
+	transactions: Transactions,
+	transactionId: string,
+	poll: PollSettings,
+	step: (info: TransactionInfo) => Promise<T | undefined> | T | undefined,
+): Promise<Watched<T>> {
+	const began = Date.now();
+	const deadline = began + poll.timeoutMs;
+	let last: string | undefined;
+	for (;;) {
+		const read = await transactions.get(transactionId).then(
+			(value) => ({ value }),
+			(error: unknown) => ({ error }),
+		);
+		if ('error' in read && !isWaitHiccup(read.error)) return { failed: plainMessage(read.error) };
+		const info = 'value' in read ? read.value : undefined;
+		if (info) {
+			last = info.status;
+			const value = await step(info);
+			if (value !== undefined) return { value };
+		}
+		const now = Date.now();
+		if (now >= deadline) return { timedOut: true, lastStatus: last, waitedMs: now - began };
+		await pause(
+			Math.min(nextPollDelay(now - began, poll), Math.max(MIN_POLL_INTERVAL_MS, deadline - now)),
+		);
+	}
+}
 
 /** What the trigger delivers, read from the node's parameters. */
 export interface DeliverySettings {
@@ -79,26 +129,14 @@ export async function confirm(
 	claim: Claim,
 ): Promise<Confirmation> {
 	const { transactionId } = event;
-	const transactions = new Transactions(ctx, client);
-	const { poll } = settings;
-	const began = Date.now();
-	const deadline = began + poll.timeoutMs;
 	let searches = 0;
-	let last: string | undefined;
-	for (;;) {
-		const read = await transactions.get(transactionId).then(
-			(value) => ({ value }),
-			(error: unknown) => ({ error }),
-		);
-		// A 429, a 5xx or a network failure does not end the wait; anything else (the transaction
-		// not found, the credential refused) does.
-		if ('error' in read && !isWaitHiccup(read.error)) {
-			return { delivered: false, reason: plainMessage(read.error) };
-		}
-		const info = 'value' in read ? read.value : undefined;
-		if (info) last = info.status;
-		const state = info && stateFor(info, event.event);
-		if (info && state) {
+	const watched = await watchTransaction<Confirmation>(
+		new Transactions(ctx, client),
+		transactionId,
+		settings.poll,
+		async (info) => {
+			const state = stateFor(info, event.event);
+			if (!state) return undefined;
 			if (!settings.states.includes(state)) {
 				return { delivered: false, reason: `it is ${STATE_NAMES[state]}, which Events leaves out` };
 			}
@@ -119,32 +157,24 @@ export async function confirm(
 			searches++;
 			const found = await entryOf(client, state, transactionId, settings.skillId);
 			if (found === 'other skill') {
-				return {
-					delivered: false,
-					reason: `it belongs to another skill than ${settings.skillId}`,
-				};
+				return { delivered: false, reason: `it belongs to another skill than ${settings.skillId}` };
 			}
-			if (found) {
-				const items =
-					state === 'review'
-						? reviewItems(found, transactionId, info)
-						: settings.results
-							? await completedResultItems(ctx, client, info, found, settings.results)
-							: completedItems(found);
-				return { delivered: true, state, items };
-			}
-		}
-		const now = Date.now();
-		if (now >= deadline) {
-			return {
-				delivered: false,
-				reason: `Vantage did not show it ${event.event === 'transaction.processed' ? STATE_NAMES.completed : `${STATE_NAMES.review} or ${STATE_NAMES.completed}`} within ${describeDuration(poll.timeoutMs)} (last status: ${last ?? 'unknown'})`,
-			};
-		}
-		await pause(
-			Math.min(nextPollDelay(now - began, poll), Math.max(MIN_POLL_INTERVAL_MS, deadline - now)),
-		);
-	}
+			if (!found) return undefined;
+			const items =
+				state === 'review'
+					? reviewItems(found, transactionId, info)
+					: settings.results
+						? await completedResultItems(ctx, client, info, found, settings.results)
+						: completedItems(found);
+			return { delivered: true, state, items };
+		},
+	);
+	if ('value' in watched) return watched.value;
+	if ('failed' in watched) return { delivered: false, reason: watched.failed };
+	return {
+		delivered: false,
+		reason: `Vantage did not show it ${event.event === 'transaction.processed' ? STATE_NAMES.completed : `${STATE_NAMES.review} or ${STATE_NAMES.completed}`} within ${describeDuration(settings.poll.timeoutMs)} (last status: ${watched.lastStatus ?? 'unknown'})`,
+	};
 }
 
 /**

@@ -5,7 +5,13 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-/** The Event Secret credential's type (credentials/AbbyyVantageEventSecretApi.credentials.ts). */
+/**
+ * The ABBYY Vantage Event Secret API credential (credentials/AbbyyVantageEventSecretApi.credentials.ts):
+ * its rules and test, shared by the Instant Trigger, the node's durable wait for Manual Review and
+ * the polling trigger's re-sends.
+ */
+
+/** The Event Secret credential's type. */
 export const EVENT_SECRET = 'abbyyVantageEventSecretApi';
 
 /** The shortest secret accepted: 32 characters (256 bits when random, HMAC-SHA256's key strength). */

@@ -1,11 +1,19 @@
-import { equalBytes, fromHex, hmacSha256, utf8 } from './hmac';
+import { equalBytes, fromHex, hmacSha256, toHex, utf8 } from '../helpers/hmac';
 
 /**
  * What an event pushed by the Custom-activity script must be (custom-activity/n8n-events.js,
  * specVersion 1), and the checks that refuse everything else, in the contract's order: size and
  * content type, then the signature header, the timestamp's freshness and the HMAC, then the body.
- * Pure: the trigger hands it the request's parts, the secrets and the time.
+ * Pure: its two receivers hand it the request's parts, the secrets and the time: the ABBYY Vantage
+ * Instant Trigger (the tenant's n8n-events-url) and a waiting Process Document or Wait For
+ * Transaction (the transaction's n8nResumeUrl, ../actions/transaction/resume.ts).
  */
+
+/**
+ * The transaction registration parameter that holds a waiting execution's resume URL: the script
+ * posts the event there too (custom-activity/n8n-events.js, RESUME_PARAMETER).
+ */
+export const RESUME_URL_PARAMETER = 'n8nResumeUrl';
 
 /** The largest body accepted, in bytes. The script's events are far smaller (at most 100 document ids). */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -172,5 +180,61 @@ export function checkEvent(request: EventRequest, secrets: string[], nowMs: numb
 	return {
 		ok: true,
 		event: { eventId, transactionId, event: body.event as EventHint },
+	};
+}
+
+/**
+ * The resume URL a transaction's list entry carries (its registration parameter
+ * RESUME_URL_PARAMETER), or undefined. Vantage's list entries give `registrationParameters` as
+ * `{ key, value }` items (inferred, vantage-api.md §2).
+ */
+export function resumeUrlOf(entry: Record<string, unknown> | undefined): string | undefined {
+	const parameters = entry?.registrationParameters;
+	if (!Array.isArray(parameters)) return undefined;
+	for (const parameter of parameters as unknown[]) {
+		if (!isObject(parameter) || parameter.key !== RESUME_URL_PARAMETER) continue;
+		return typeof parameter.value === 'string' && parameter.value !== ''
+			? parameter.value
+			: undefined;
+	}
+	return undefined;
+}
+
+/** An event as the script sends it, with the headers that sign it. */
+export interface SignedEvent {
+	body: string;
+	headers: Record<string, string>;
+}
+
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * The event the script sends after Review (`transaction.processed`) for `transactionId`, signed
+ * with `secret` at `nowMs` as the script signs it: what the polling trigger's safety net re-sends
+ * to a resume URL whose push was lost. Its event id is new (the script's form, 12 random base-36
+ * characters): a receiver that took the lost one would refuse a repeated id.
+ */
+export function signedEvent(secret: string, transactionId: string, nowMs: number): SignedEvent {
+	const event: EventHint = 'transaction.processed';
+	let random = '';
+	for (let i = 0; i < 12; i++) random += BASE36[Math.floor(Math.random() * 36)];
+	const eventId = `${transactionId}.${event}.${random}`;
+	const timestamp = String(Math.floor(nowMs / 1000));
+	const signature = toHex(
+		hmacSha256(utf8(secret), utf8(signedText(timestamp, eventId, transactionId))),
+	);
+	return {
+		body: JSON.stringify({
+			specVersion: 1,
+			event,
+			eventId,
+			transactionId,
+			sentAt: new Date(nowMs).toISOString(),
+		}),
+		headers: {
+			'Content-Type': 'application/json',
+			'X-Vantage-Timestamp': timestamp,
+			'X-Vantage-Signature': `v1=${signature}`,
+		},
 	};
 }

@@ -1,0 +1,457 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console --
+ * Benchmark driver, never shipped: a real n8n server, the simulator's Custom activity, n8n's own metrics. */
+/**
+ * Waiting for Manual Review (issue 40), inside a real n8n 2.41.1 started as users run it (`n8n
+ * start`, n8n's defaults, its Prometheus metrics on): 200 executions of Process Document wait for
+ * review, once with On Manual Review → Keep Waiting and once with Resume When Vantage Pushes.
+ * Measured while they wait: n8n's live JavaScript heap (the least `nodejs_heap_size_used_bytes`
+ * over 15 s of samples: what survives garbage collection), its resident memory, the executions n8n
+ * counts as running (each holds a slot of n8n's concurrency, in queue mode a worker's), the
+ * requests to Vantage per minute, and the bytes n8n's database keeps for them. Then every review
+ * ends: the time from a review's end (the simulator finishing the transaction, its script posting
+ * after Review) to the end of the resumed execution, for 200 reviews ending at once and for 20
+ * ending one at a time.
+ *
+ * `npx ts-node --transpile-only --prefer-ts-exts bench/durableWait.ts` prints the section;
+ * bench/run.ts writes it into BENCHMARKS.md (`durableWaitBench`, `durableWaitSection`).
+ */
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+import {
+	ensureHost,
+	freshInstance,
+	hostVersions,
+	n8n as n8nCli,
+	packPackage,
+	WORK,
+	writeJson,
+} from '../e2e/lib/n8n';
+import {
+	activate,
+	createEventSecret,
+	deactivate,
+	randomSecret,
+	SECRET_NAME,
+	URL_NAME,
+	type CredentialRef,
+	type Session,
+} from '../e2e/lib/push';
+import { createApiKey, rest, signIn, startServer, stopServer } from '../e2e/lib/server';
+import { CREDENTIAL, PACKAGE } from '../e2e/lib/setup';
+import { FIXTURE, fixtureCredentialData, VantageSimulator } from '../test/simulator/simulator';
+
+type Json = Record<string, unknown>;
+
+export const DURABLE = {
+	/** Executions waiting for review at once (issue 40). */
+	waiting: 200,
+	/** Reviews ending one at a time, and the pause between two. */
+	oneByOne: 20,
+	oneByOneEveryMs: 500,
+	/** How long the waits are watched (memory samples, Vantage requests). */
+	watchMs: 60_000,
+	/** Scripts Vantage runs at once (the simulator's Custom-activity workers). */
+	scriptConcurrency: 16,
+};
+
+type Mode = 'wait' | 'resume';
+
+export interface ModeFigures {
+	mode: Mode;
+	/** Live heap (MB) before the executions and while they wait; resident memory likewise. */
+	heapBeforeMB: number;
+	heapWaitingMB: number;
+	rssBeforeMB: number;
+	rssWaitingMB: number;
+	/** Executions n8n counts as running while they wait (its concurrency slots). */
+	running: number;
+	/** Executions stored as waiting. */
+	waitingStored: number;
+	/** Requests to Vantage per minute while they wait. */
+	vantagePerMinute: number;
+	/** Bytes of n8n's database (SQLite file and its log) the waits added. */
+	databaseKB: number;
+	/** Review end → execution end (ms): all at once, then one at a time. */
+	burst: number[];
+	single: number[];
+}
+
+export interface DurableFigures {
+	host: string;
+	modes: ModeFigures[];
+}
+
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(values: number[], p: number): number {
+	if (!values.length) return NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function fileServer(): Promise<{ url: string; server: Server }> {
+	const server = createServer((req, res) => {
+		const label = decodeURIComponent((req.url ?? '/').slice(1).replace(/\.txt$/, ''));
+		res.writeHead(200, { 'content-type': 'text/plain' });
+		res.end(
+			`InvoiceNumber: ${label}\nInvoiceDate: 03.11.2025\nTotal: 10,00\nVendor.Name: Bench GmbH\n`,
+		);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+function workflow(
+	mode: Mode,
+	path: string,
+	vantage: CredentialRef,
+	eventSecret: CredentialRef,
+): Json {
+	return {
+		name: `bench: ${mode === 'resume' ? 'Resume When Vantage Pushes' : 'Keep Waiting'}`,
+		nodes: [
+			{
+				id: `${path}-webhook`,
+				name: 'Document arrives',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+			},
+			{
+				id: `${path}-process`,
+				name: 'Extract invoice',
+				type: 'n8n-nodes-abbyy-vantage.abbyyVantage',
+				typeVersion: 1,
+				position: [240, 0],
+				parameters: {
+					resource: 'transaction',
+					operation: 'processDocument',
+					skillId: { __rl: true, mode: 'id', value: FIXTURE.documentSkillId },
+					inputFiles: 'url',
+					fileUrl: '={{ $json.body.url }}',
+					allowedInternalHosts: '127.0.0.1',
+					options: {
+						onManualReview: mode,
+						// Keep Waiting waits as long as the reviews take.
+						timeout: 7200,
+						registrationParameters: {
+							parameter: [{ key: 'Label', value: '={{ $json.body.label }}' }],
+						},
+					},
+				},
+				credentials: { abbyyVantageApi: vantage, abbyyVantageEventSecretApi: eventSecret },
+			},
+		],
+		connections: {
+			'Document arrives': { main: [[{ node: 'Extract invoice', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** n8n's Prometheus metrics: the heap in use and the resident memory (MB). */
+async function metrics(url: string): Promise<{ heapMB: number; rssMB: number }> {
+	const text = await (await fetch(`${url}/metrics`)).text();
+	const value = (name: string) =>
+		Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? NaN);
+	return {
+		heapMB:
+			value('n8n_nodejs_heap_size_used_bytes') / 2 ** 20 ||
+			value('nodejs_heap_size_used_bytes') / 2 ** 20,
+		rssMB:
+			value('n8n_process_resident_memory_bytes') / 2 ** 20 ||
+			value('process_resident_memory_bytes') / 2 ** 20,
+	};
+}
+
+/** The least heap in use over `ms` of samples (what garbage collection leaves), and the median RSS. */
+async function settledMemory(url: string, ms = 15_000): Promise<{ heapMB: number; rssMB: number }> {
+	const samples: Array<{ heapMB: number; rssMB: number }> = [];
+	const until = Date.now() + ms;
+	while (Date.now() < until) {
+		samples.push(await metrics(url));
+		await sleep(500);
+	}
+	const rss = samples.map((s) => s.rssMB).sort((a, b) => a - b);
+	return { heapMB: Math.min(...samples.map((s) => s.heapMB)), rssMB: rss[rss.length >> 1] };
+}
+
+/** The executions of `workflowId` by status, as the editor lists them. */
+async function statuses(
+	session: Session,
+	workflowId: string,
+): Promise<Array<{ id: string; status: string; stoppedAt?: string | null }>> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const page = await rest<{
+		results?: Array<{ id: string; status: string; stoppedAt?: string | null }>;
+	}>(session.url, session.cookie, 'GET', `/executions?filter=${filter}&limit=1000`);
+	return page.results ?? [];
+}
+
+function databaseBytes(userFolder: string): number {
+	let total = 0;
+	for (const file of ['database.sqlite', 'database.sqlite-wal']) {
+		try {
+			total += statSync(join(userFolder, '.n8n', file)).size;
+		} catch {
+			// not there
+		}
+	}
+	return total;
+}
+
+/** One mode: 200 executions wait, are watched, then every review ends. */
+async function measureMode(
+	mode: Mode,
+	ctx: {
+		session: Session;
+		sim: VantageSimulator;
+		files: string;
+		eventSecret: CredentialRef;
+		userFolder: string;
+	},
+): Promise<ModeFigures> {
+	const { session, sim } = ctx;
+	const path = `bench-durable-${mode}-${Date.now()}`;
+	const id = await activate(session, workflow(mode, path, CREDENTIAL, ctx.eventSecret));
+	try {
+		const before = await settledMemory(session.url);
+		const dbBefore = databaseBytes(ctx.userFolder);
+		const labels = Array.from({ length: DURABLE.waiting }, (_, i) => `BENCH-${mode}-${i}`);
+		// 20 webhook calls at a time: n8n starts an execution per call.
+		for (let i = 0; i < labels.length; i += 20) {
+			await Promise.all(
+				labels.slice(i, i + 20).map(async (label) => {
+					const res = await fetch(`${session.url}/webhook/${path}`, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify({ label, url: `${ctx.files}/${label}.txt` }),
+					});
+					await res.arrayBuffer();
+				}),
+			);
+		}
+		// Every transaction in review: the executions wait (durably, or in memory).
+		const inReview = async () => {
+			const list = await statuses(session, id);
+			return mode === 'resume'
+				? list.filter((e) => e.status === 'waiting').length
+				: list.filter((e) => e.status === 'running').length;
+		};
+		for (let waited = 0; (await inReview()) < DURABLE.waiting; waited += 1000) {
+			if (waited > 300_000)
+				throw new Error(
+					`${mode}: ${await inReview()} of ${DURABLE.waiting} waiting after 5 minutes`,
+				);
+			await sleep(1000);
+		}
+		// A keep-waiting execution has seen its transaction in review once its polls say so.
+		await sleep(5000);
+		for (const r of sim.requestsTo('GetTransactionInfo')) {
+			if (r.params.transactionId) knownTransactions.add(r.params.transactionId);
+		}
+		sim.clearLog();
+		const watchStart = Date.now();
+		const waiting = await settledMemory(session.url, DURABLE.watchMs);
+		const vantagePerMinute = (sim.requests.length / (Date.now() - watchStart)) * 60_000;
+		const list = await statuses(session, id);
+		const running = list.filter((e) => e.status === 'running').length;
+		const waitingStored = list.filter((e) => e.status === 'waiting').length;
+		const databaseKB = (databaseBytes(ctx.userFolder) - dbBefore) / 1024;
+
+		// The reviews end: 20 one at a time, then the other 180 at once.
+		const byLabel = transactionsByLabel(sim);
+		const transactions = labels.map((label) => {
+			const found = byLabel.get(label);
+			if (!found) throw new Error(`no transaction for ${label}`);
+			return { label, id: found };
+		});
+		const endedAt = new Map<string, number>();
+		const finishReview = (t: { label: string; id: string }) => {
+			endedAt.set(t.label, Date.now());
+			sim.completeTransaction(t.id);
+		};
+		const single = transactions.slice(0, DURABLE.oneByOne);
+		for (const t of single) {
+			finishReview(t);
+			await sleep(DURABLE.oneByOneEveryMs);
+		}
+		const burst = transactions.slice(DURABLE.oneByOne);
+		for (const t of burst) finishReview(t);
+		let done: Awaited<ReturnType<typeof statuses>> = [];
+		for (let waited = 0; ; waited += 1000) {
+			done = (await statuses(session, id)).filter((e) => e.status === 'success');
+			if (done.length >= DURABLE.waiting) break;
+			if (waited > 600_000) throw new Error(`${mode}: ${done.length} of ${DURABLE.waiting} ended`);
+			await sleep(1000);
+		}
+		// Each execution's label: the transaction it launched is the one with its review's end.
+		const labelOf = await executionLabels(
+			session,
+			done.map((e) => e.id),
+		);
+		const latency = (set: Array<{ label: string }>) =>
+			set.map(({ label }) => {
+				const execution = done.find((e) => labelOf.get(e.id) === label);
+				return Date.parse(String(execution?.stoppedAt)) - endedAt.get(label)!;
+			});
+		return {
+			mode,
+			heapBeforeMB: before.heapMB,
+			heapWaitingMB: waiting.heapMB,
+			rssBeforeMB: before.rssMB,
+			rssWaitingMB: waiting.rssMB,
+			running,
+			waitingStored,
+			vantagePerMinute,
+			databaseKB,
+			burst: latency(burst),
+			single: latency(single),
+		};
+	} finally {
+		await deactivate(session, id);
+	}
+}
+
+/** Transaction ids the node read (GetTransactionInfo), collected from the simulator's log. */
+const knownTransactions = new Set<string>();
+
+/** The transactions the node launched, by their Label registration parameter. */
+function transactionsByLabel(sim: VantageSimulator): Map<string, string> {
+	const byLabel = new Map<string, string>();
+	for (const id of knownTransactions) {
+		const label = sim.transaction(id)?.registrationParameters.find((p) => p.key === 'Label')?.value;
+		if (label) byLabel.set(label, id);
+	}
+	return byLabel;
+}
+
+/** The label each execution's webhook received (the public API's data of each). */
+async function executionLabels(session: Session, ids: string[]): Promise<Map<string, string>> {
+	const out = new Map<string, string>();
+	for (let i = 0; i < ids.length; i += 20) {
+		await Promise.all(
+			ids.slice(i, i + 20).map(async (id) => {
+				const res = await fetch(`${session.url}/api/v1/executions/${id}?includeData=true`, {
+					headers: { 'x-n8n-api-key': session.apiKey },
+				});
+				const execution = (await res.json()) as {
+					data?: {
+						resultData?: {
+							runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Json }>> } }>>;
+						};
+					};
+				};
+				const body = execution.data?.resultData?.runData?.['Document arrives']?.[0]?.data
+					?.main?.[0]?.[0]?.json?.body as Json | undefined;
+				if (typeof body?.label === 'string') out.set(id, body.label);
+			}),
+		);
+	}
+	return out;
+}
+
+export async function durableWaitBench(): Promise<DurableFigures> {
+	await ensureHost();
+	const sim = new VantageSimulator({ port: 0 });
+	await sim.start();
+	const files = await fileServer();
+	const work = join(WORK, 'bench-durable');
+	const instance = await freshInstance(packPackage(join(work, 'pack')), PACKAGE, work);
+	writeJson(join(work, 'credentials.json'), [
+		{ ...CREDENTIAL, type: 'abbyyVantageApi', data: fixtureCredentialData(sim.url) },
+	]);
+	const imported = await n8nCli(instance, [
+		'import:credentials',
+		`--input=${join(work, 'credentials.json')}`,
+	]);
+	if (imported.code !== 0)
+		throw new Error(`import:credentials: ${imported.stdout}${imported.stderr}`);
+	const server = await startServer(instance, {
+		WEBHOOK_URL: `http://127.0.0.1:${instance.env.N8N_PORT}/`,
+		N8N_METRICS: 'true',
+	});
+	const secret = randomSecret();
+	sim.setDefaultTransactionScript({ processing: { ms: 300 }, manualReview: { ms: 3600_000 } });
+	sim.configureCustomActivity({
+		placements: ['afterReview'],
+		allowPlainHttpOnLoopback: true,
+		concurrency: DURABLE.scriptConcurrency,
+	});
+	sim.setSecrets({ [SECRET_NAME]: secret, [URL_NAME]: null });
+	// Every transaction the node reads, from the simulator's request log.
+	const collect = setInterval(() => {
+		for (const r of sim.requestsTo('GetTransactionInfo')) {
+			if (r.params.transactionId) knownTransactions.add(r.params.transactionId);
+		}
+	}, 200);
+	try {
+		const cookie = await signIn(server.url);
+		const session: Session = {
+			url: server.url,
+			cookie,
+			apiKey: await createApiKey(server.url, cookie),
+		};
+		const eventSecret = await createEventSecret(session, 'ABBYY Vantage events (bench)', secret);
+		const modes: ModeFigures[] = [];
+		for (const mode of ['resume', 'wait'] as Mode[]) {
+			console.log(
+				`[bench] durable wait: ${DURABLE.waiting} executions, ${mode === 'resume' ? 'Resume When Vantage Pushes' : 'Keep Waiting'}`,
+			);
+			modes.push(
+				await measureMode(mode, {
+					session,
+					sim,
+					files: files.url,
+					eventSecret,
+					userFolder: instance.userFolder,
+				}),
+			);
+		}
+		return { host: hostVersions().label, modes };
+	} finally {
+		clearInterval(collect);
+		await stopServer(server);
+		files.server.close();
+		await sim.stop();
+	}
+}
+
+const ms = (v: number) => (Number.isFinite(v) ? `${(v / 1000).toFixed(1)} s` : '–');
+const mb = (v: number) => (Number.isFinite(v) ? `${v.toFixed(0)} MB` : '–');
+
+/** The section for BENCHMARKS.md. */
+export function durableWaitSection(f: DurableFigures): string {
+	const row = (m: ModeFigures) =>
+		`| ${m.mode === 'resume' ? 'Resume When Vantage Pushes' : 'Keep Waiting'} | ${mb(m.heapWaitingMB - m.heapBeforeMB)} (${mb(m.heapBeforeMB)} → ${mb(m.heapWaitingMB)}) | ${mb(m.rssWaitingMB - m.rssBeforeMB)} | ${m.running} running, ${m.waitingStored} waiting | ${m.vantagePerMinute.toFixed(0)} | ${m.databaseKB.toFixed(0)} KB | ${ms(percentile(m.single, 50))} / ${ms(percentile(m.single, 95))} | ${ms(percentile(m.burst, 50))} / ${ms(percentile(m.burst, 95))} / ${ms(Math.max(...m.burst))} |`;
+	return [
+		`### Waiting for Manual Review: ${DURABLE.waiting} executions (${f.host})`,
+		'',
+		`${DURABLE.waiting} Process Document executions wait for review in one n8n (\`n8n start\`, SQLite, n8n's defaults, metrics on). Live heap: the least \`nodejs_heap_size_used_bytes\` over ${DURABLE.watchMs / 1000} s of samples, against the same before the executions; resident memory: medians. Running: executions n8n counts as running (each holds one of its concurrency slots; in queue mode, a worker's). Review end → execution end: the simulator finishes the transaction, its script posts after Review, n8n's stored stop time of the resumed execution; ${DURABLE.oneByOne} reviews ending ${DURABLE.oneByOneEveryMs} ms apart (p50 / p95), then the other ${DURABLE.waiting - DURABLE.oneByOne} at once (p50 / p95 / slowest; Vantage runs ${DURABLE.scriptConcurrency} scripts at a time).`,
+		'',
+		"| On Manual Review | Live heap held | Resident memory held | n8n's executions | Vantage requests / min | Database added | One at a time | All at once |",
+		'|---|---|---|---|---|---|---|---|',
+		...f.modes.map(row),
+		'',
+	].join('\n');
+}
+
+if (require.main === module) {
+	durableWaitBench().then(
+		(f) => {
+			console.log(`\n${durableWaitSection(f)}`);
+			console.log(JSON.stringify(f));
+			process.exit(0);
+		},
+		(error: unknown) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
+}

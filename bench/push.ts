@@ -1,0 +1,609 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console --
+ * Benchmark driver, never shipped: a real n8n server, the simulator's Custom activity, the executions n8n stored. */
+/**
+ * Pushed events (issue 39) inside a real n8n 2.41.1 started as users run it (`n8n start`, n8n's
+ * defaults): the simulator's Custom activity runs the shipped script (custom-activity/n8n-events.js)
+ * after Review and pushes to the ABBYY Vantage Instant Trigger's production URL. Measured, from the
+ * executions n8n stored and the simulator's records:
+ *
+ * (a) how long after Vantage completed a transaction its workflow started: the Instant Trigger
+ *     against the ABBYY Vantage Trigger polling at its shortest Poll Times (Every Minute), side by
+ *     side in one n8n, transactions completing at a steady pace;
+ * (b) the Vantage API requests each costs while nothing happens, per hour;
+ * (c) 1 000 transactions completing within a minute, pushed: executions stored (each transaction
+ *     exactly once), the script's answers, the time to drain, and the peak memory of n8n's main
+ *     process, in a 1 GiB memory cgroup and without a limit (section 13's burst, polled, beside it).
+ */
+import type { N8nInstance } from '../e2e/lib/n8n';
+import {
+	createApiKey,
+	publicApi,
+	rest,
+	signIn,
+	storedExecutions,
+	type StoredExecution,
+} from '../e2e/lib/server';
+import { CREDENTIAL } from '../e2e/lib/setup';
+import {
+	EVENT_SECRET_TYPE,
+	INSTANT_NODE,
+	instantWorkflow,
+	triggerItems,
+	productionUrl,
+	randomSecret,
+	SECRET_NAME,
+	URL_NAME,
+} from '../e2e/lib/push';
+import { FIXTURE } from '../test/simulator/simulator';
+import { control, fmt, requestLog, type LogEntry } from './measure';
+import {
+	startN8nServer,
+	stopN8nServer,
+	watchMemory,
+	type HeapSetting,
+	type Placement,
+} from './realN8n';
+
+type Json = Record<string, unknown>;
+
+export const PUSH = {
+	/** (a): how long transactions keep completing, one pushed every `pushEveryMs`, one polled every `pollEveryMs`. */
+	latencyForMs: 150_000,
+	pushEveryMs: 2_000,
+	pollEveryMs: 7_500,
+	/** (b): how long nothing happens. */
+	idleMs: 125_000,
+	/** (c): transactions completing within `burstForMs`. */
+	burst: 1000,
+	burstForMs: 60_000,
+	/** Scripts Vantage runs at once (the simulator's Custom-activity workers). */
+	scriptConcurrency: 16,
+	/** Goal of issue 39: push p95 ≤ 2 s on 2 cores. */
+	p95GoalMs: 2000,
+};
+
+const POLLED = 'Completed, polled';
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `promise`, or a rejection after `ms`: an n8n whose database is jammed may never answer. */
+async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+	let timer: NodeJS.Timeout | undefined;
+	try {
+		return await Promise.race([
+			promise,
+			new Promise<never>((_, reject) => {
+				timer = setTimeout(() => reject(new Error(`n8n did not answer within ${ms} ms`)), ms);
+			}),
+		]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+export function percentile(values: number[], p: number): number {
+	if (!values.length) return NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** An Edit Fields node after each trigger, as section 13's burst workflow has one. */
+function fields(name: string): Json {
+	return {
+		id: `${name}-fields`,
+		name: 'Fields',
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		parameters: {
+			assignments: {
+				assignments: [
+					{ id: 'a1', name: 'transaction', type: 'string', value: '={{ $json.transactionId }}' },
+				],
+			},
+			options: {},
+		},
+	};
+}
+
+interface Session {
+	url: string;
+	cookie: string;
+	apiKey: string;
+}
+
+/**
+ * The push set up in a running n8n: its Event Secret credential, an active workflow (the Instant
+ * Trigger, Transaction Completed, then Edit Fields), and the simulator's Custom activity (after
+ * Review, the shipped script) pointed at its production URL. The workflow's id.
+ */
+async function setUpPush(simUrl: string, session: Session): Promise<string> {
+	const secret = randomSecret();
+	const credential = await publicApi<Json>(session.url, session.apiKey, 'POST', '/credentials', {
+		name: 'ABBYY Vantage events (bench)',
+		type: EVENT_SECRET_TYPE,
+		data: { secret },
+	});
+	const { workflow, webhookId } = instantWorkflow({
+		name: 'Bench: pushed',
+		vantage: CREDENTIAL,
+		eventSecret: { id: String(credential.id), name: 'ABBYY Vantage events (bench)' },
+		then: [fields('push')],
+	});
+	const created = await publicApi<Json>(
+		session.url,
+		session.apiKey,
+		'POST',
+		'/workflows',
+		workflow,
+	);
+	const id = String(created.id);
+	await publicApi(session.url, session.apiKey, 'POST', `/workflows/${id}/activate`);
+	await control(simUrl, 'POST', 'custom-activity', {
+		placements: ['afterReview'],
+		allowPlainHttpOnLoopback: true,
+		concurrency: PUSH.scriptConcurrency,
+	});
+	await control(simUrl, 'POST', 'secrets', {
+		secrets: { [SECRET_NAME]: secret, [URL_NAME]: productionUrl(session.url, webhookId) },
+	});
+	return id;
+}
+
+async function tearDownPush(simUrl: string): Promise<void> {
+	await control(simUrl, 'DELETE', 'custom-activity');
+	await control(simUrl, 'DELETE', 'secrets', {});
+	await control(simUrl, 'DELETE', 'custom-activity/runs');
+}
+
+/**
+ * A transaction completing in Vantage with the Custom activity after Review: created, then run to
+ * the end of its flow at once (the script pushes, the transaction is Processed when it returns).
+ */
+async function completePushed(simUrl: string): Promise<string> {
+	const { transactionId } = (await control(simUrl, 'POST', 'transactions', {
+		skillId: FIXTURE.documentSkillId,
+	})) as { transactionId: string };
+	await control(simUrl, 'POST', 'complete-transaction', { transactionId });
+	return transactionId;
+}
+
+interface Run {
+	transactionId: string;
+	placement: string;
+	outcome: string;
+	finishedAt: number | null;
+	log: string[];
+	requests: Array<{ status?: number; error?: string }>;
+}
+
+/** The Custom-activity runs so far, by transaction: when each transaction completed, what n8n answered. */
+async function runsByTransaction(simUrl: string): Promise<Map<string, Run>> {
+	const runs = (await control(simUrl, 'GET', 'custom-activity/runs')) as unknown as Run[];
+	return new Map(runs.map((r) => [r.transactionId, r]));
+}
+
+/** Executions of `workflowId` n8n stored with `statuses` (the editor's count). */
+async function count(session: Session, workflowId: string, statuses: string[]): Promise<number> {
+	const filter = JSON.stringify({ workflowId, status: statuses });
+	const page = await within(
+		15_000,
+		rest<{ count: number }>(
+			session.url,
+			session.cookie,
+			'GET',
+			`/executions?filter=${encodeURIComponent(filter)}&limit=1`,
+		),
+	);
+	return page.count;
+}
+
+/** The executions of `workflowId` with their data, or none when n8n does not answer in 2 minutes. */
+async function executionsOf(
+	session: Session,
+	workflowId: string,
+): Promise<StoredExecution[] | undefined> {
+	return await within(
+		120_000,
+		storedExecutions(session.url, session.apiKey, workflowId, true),
+	).catch(() => undefined);
+}
+
+/** How many states the workflow's record of deliveries (its static data) says were delivered. */
+async function recorded(session: Session, workflowId: string): Promise<number | undefined> {
+	const workflow = await within(
+		30_000,
+		publicApi<Json>(session.url, session.apiKey, 'GET', `/workflows/${workflowId}`),
+	).catch(() => undefined);
+	const record = ((workflow?.staticData as Json | undefined)?.global as Json | undefined)
+		?.abbyyVantageDeliveries as Json | undefined;
+	return record ? Object.keys((record.delivered as Json | undefined) ?? {}).length : undefined;
+}
+
+const ALL = ['canceled', 'crashed', 'error', 'new', 'running', 'success', 'unknown', 'waiting'];
+const PENDING = ['new', 'running'];
+
+/** The transaction each execution was started for, and when it started. */
+function starts(executions: StoredExecution[], node: string): Map<string, number[]> {
+	const by = new Map<string, number[]>();
+	for (const execution of executions) {
+		// An execution n8n stored and has not run yet counts: its transaction was handed over.
+		for (const json of triggerItems(execution, node)) {
+			const id = String(json.transactionId);
+			by.set(id, [...(by.get(id) ?? []), Date.parse(String(execution.startedAt))]);
+		}
+	}
+	return by;
+}
+
+export interface Latencies {
+	push: number[];
+	poll: number[];
+	/** Transactions without an execution (either way). */
+	missing: { push: number; poll: number };
+}
+
+export interface Idle {
+	minutes: number;
+	pollRequests: number;
+	polls: number;
+	pushRequests: number;
+}
+
+export interface PushBurst {
+	where: string;
+	survived: boolean;
+	mainPeakMB: number;
+	childPeakMB: number;
+	containerPeakMB?: number;
+	executions: number;
+	statuses: Record<string, number>;
+	missing: number;
+	twice: number;
+	foreign: number;
+	/** Seconds the 1 000 took to complete in the simulator (the scripts' last return). */
+	completedInMs: number;
+	drainMs: number;
+	pendingPeak: number;
+	latency: number[];
+	/** What n8n answered the script, per transaction ('202', '409', 'gave up: …'). */
+	answers: Record<string, number>;
+	/** Vantage API requests n8n sent per pushed transaction, by route. */
+	requestsPer: Record<string, number>;
+	/** Whether n8n answered the list of its executions at the end. */
+	answered: boolean;
+	/** States the workflow's record of deliveries says were delivered, when n8n gave it. */
+	recorded?: number;
+}
+
+export interface PushResult {
+	latencies?: Latencies;
+	idle?: Idle;
+	bursts: PushBurst[];
+	rows: { latency: string; idle: string; burst: string };
+}
+
+/**
+ * (a) and (b) in one fresh `n8n start` (n8n's defaults, no memory limit): the push workflow and a
+ * polling one (Transaction Completed of the bench's batch, Every Minute), transactions completing
+ * at a steady pace for both, then nothing for two polls.
+ */
+export async function latencyAndIdle(
+	simUrl: string,
+	instance: N8nInstance,
+): Promise<{ latencies: Latencies; idle: Idle }> {
+	const env = { ...instance.env };
+	delete env.DB_SQLITE_POOL_SIZE;
+	const server = await startN8nServer({ ...instance, env }, {});
+	const batch = `bench-push-poll-${Date.now()}`;
+	try {
+		const cookie = await signIn(server.url);
+		const session: Session = {
+			url: server.url,
+			cookie,
+			apiKey: await createApiKey(server.url, cookie),
+		};
+		await control(simUrl, 'DELETE', 'custom-activity/runs');
+		const pushId = await setUpPush(simUrl, session);
+		const polled = await publicApi<Json>(session.url, session.apiKey, 'POST', '/workflows', {
+			name: 'Bench: polled every minute',
+			nodes: [
+				{
+					id: 'poll-trigger',
+					name: POLLED,
+					type: 'n8n-nodes-abbyy-vantage.abbyyVantageTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {
+						pollTimes: { item: [{ mode: 'everyMinute' }] },
+						event: 'transactionCompleted',
+						transactionParameters: { parameter: [{ key: 'Batch', value: batch }] },
+					},
+					credentials: { abbyyVantageApi: CREDENTIAL },
+				},
+				{ ...fields('poll'), position: [200, 0] },
+			],
+			connections: { [POLLED]: { main: [[{ node: 'Fields', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		});
+		const pollId = String(polled.id);
+		await control(simUrl, 'DELETE', 'requests');
+		await publicApi(session.url, session.apiKey, 'POST', `/workflows/${pollId}/activate`);
+		const isPoll = (r: LogEntry) =>
+			r.route === 'GetCompletedTransactions' &&
+			r.query?.['TransactionParameters[0].Value'] === batch;
+		const activated = Date.now() + 60_000;
+		while (!(await requestLog(simUrl)).some(isPoll) && Date.now() < activated) await sleep(200);
+
+		// (a) Transactions complete for both triggers at a steady pace.
+		const seeded = new Map<string, number>();
+		const pushed: string[] = [];
+		const began = Date.now();
+		let nextPoll = began;
+		while (Date.now() - began < PUSH.latencyForMs) {
+			pushed.push(await completePushed(simUrl));
+			if (Date.now() >= nextPoll) {
+				const at = Date.now();
+				const { transactionIds } = (await control(simUrl, 'POST', 'completed-transactions', {
+					count: 1,
+					registrationParameters: [{ key: 'Batch', value: batch }],
+				})) as { transactionIds: string[] };
+				seeded.set(transactionIds[0], at);
+				nextPoll += PUSH.pollEveryMs;
+			}
+			await sleep(PUSH.pushEveryMs);
+		}
+		// The last seeded waits for the next minute's poll.
+		const deadline = Date.now() + 75_000;
+		let pollStarts = new Map<string, number[]>();
+		let pushStarts = new Map<string, number[]>();
+		do {
+			await sleep(2000);
+			pollStarts = starts((await executionsOf(session, pollId)) ?? [], POLLED);
+			pushStarts = starts((await executionsOf(session, pushId)) ?? [], INSTANT_NODE);
+		} while (
+			Date.now() < deadline &&
+			([...seeded.keys()].some((id) => !pollStarts.has(id)) ||
+				pushed.some((id) => !pushStarts.has(id)))
+		);
+		const runs = await runsByTransaction(simUrl);
+		const latencies: Latencies = {
+			push: pushed
+				.filter((id) => pushStarts.has(id))
+				.map((id) => pushStarts.get(id)![0] - Number(runs.get(id)?.finishedAt))
+				.filter(Number.isFinite),
+			poll: [...seeded]
+				.filter(([id]) => pollStarts.has(id))
+				.map(([id, at]) => pollStarts.get(id)![0] - at)
+				.filter(Number.isFinite),
+			missing: {
+				push: pushed.filter((id) => !pushStarts.has(id)).length,
+				poll: [...seeded.keys()].filter((id) => !pollStarts.has(id)).length,
+			},
+		};
+
+		// (b) Nothing happens: two polls.
+		await control(simUrl, 'DELETE', 'requests');
+		await sleep(PUSH.idleMs);
+		// Every API request of the two minutes: the polling workflow's are its list reads (its
+		// batch's filter); anything else would be the Instant Trigger's (a token, a read).
+		const log = (await requestLog(simUrl)).filter((r) => r.route !== null);
+		const idle: Idle = {
+			minutes: PUSH.idleMs / 60_000,
+			pollRequests: log.filter(isPoll).length,
+			polls: log.filter(isPoll).length,
+			pushRequests: log.filter((r) => !isPoll(r)).length,
+		};
+		await publicApi(session.url, session.apiKey, 'POST', `/workflows/${pollId}/deactivate`);
+		await publicApi(session.url, session.apiKey, 'POST', `/workflows/${pushId}/deactivate`);
+		console.log(`\n   (push, (a) and (b): ${JSON.stringify({ latencies, idle })})`);
+		return { latencies, idle };
+	} finally {
+		await tearDownPush(simUrl).catch(() => undefined);
+		await stopN8nServer(server);
+	}
+}
+
+/** (c) One burst in a fresh `n8n start` (in `where.cgroup` when given). */
+export async function pushBurst(
+	simUrl: string,
+	instance: N8nInstance,
+	where: Placement,
+): Promise<PushBurst> {
+	const env = { ...instance.env, ...where.env };
+	delete env.DB_SQLITE_POOL_SIZE;
+	where.cgroup?.reset();
+	const server = await startN8nServer({ ...instance, env }, {}, where.cgroup);
+	const memory = watchMemory(server.child.pid);
+	let survived = true;
+	void server.exited.then(() => (survived = false));
+	try {
+		const cookie = await signIn(server.url);
+		const session: Session = {
+			url: server.url,
+			cookie,
+			apiKey: await createApiKey(server.url, cookie),
+		};
+		await control(simUrl, 'DELETE', 'custom-activity/runs');
+		const id = await setUpPush(simUrl, session);
+		await control(simUrl, 'DELETE', 'requests');
+		// PUSH.burst transactions complete evenly over PUSH.burstForMs.
+		const began = Date.now();
+		const ids: string[] = [];
+		const launches: Array<Promise<void>> = [];
+		for (let i = 0; i < PUSH.burst; i++) {
+			const due = began + (i * PUSH.burstForMs) / PUSH.burst;
+			if (due > Date.now()) await sleep(due - Date.now());
+			launches.push(completePushed(simUrl).then((tx) => void ids.push(tx)));
+		}
+		await Promise.all(launches);
+		// Done when every script has returned, nothing is pending and the count stands still.
+		// Done once every script has returned and n8n's counts stand still: 3 s with all stored and
+		// nothing pending (a duplicate would show), 20 s with nothing pending, or a minute with
+		// executions that never end; or when n8n has not answered for two minutes.
+		let last = -1;
+		let lastPending = -1;
+		let stableSince = Date.now();
+		let answeredAt = Date.now();
+		let pendingPeak = 0;
+		let completedInMs = NaN;
+		while (survived && Date.now() - began < 15 * 60_000) {
+			await sleep(1000);
+			const counted = await Promise.all([
+				count(session, id, ALL),
+				count(session, id, PENDING),
+			]).catch(() => undefined);
+			if (!counted) {
+				if (Date.now() - answeredAt > 120_000) break;
+				continue;
+			}
+			answeredAt = Date.now();
+			const [total, pending] = counted;
+			pendingPeak = Math.max(pendingPeak, pending);
+			if (Number.isNaN(completedInMs)) {
+				const state = (await control(simUrl, 'GET', 'state')) as {
+					transactions: Array<{ id: string; status: string }>;
+				};
+				const mine = new Set(ids);
+				const open = state.transactions.filter((t) => mine.has(t.id) && t.status === 'Processing');
+				if (!open.length) completedInMs = Date.now() - began;
+			}
+			if (total !== last || pending !== lastPending || Number.isNaN(completedInMs)) {
+				[last, lastPending, stableSince] = [total, pending, Date.now()];
+				continue;
+			}
+			const still = Date.now() - stableSince;
+			if (
+				(pending === 0 && total >= PUSH.burst && still > 3000) ||
+				(pending === 0 && still > 20_000) ||
+				still > 60_000
+			)
+				break;
+		}
+		const peaks = memory.stop();
+		const log = await requestLog(simUrl);
+		await publicApi(session.url, session.apiKey, 'POST', `/workflows/${id}/deactivate`).catch(
+			() => undefined,
+		);
+		const stored = survived ? await executionsOf(session, id) : undefined;
+		const executions = stored ?? [];
+		const inRecord = survived ? await recorded(session, id) : undefined;
+		const runs = await runsByTransaction(simUrl);
+		const started = starts(executions, INSTANT_NODE);
+		const statuses: Record<string, number> = {};
+		let lastStop = began;
+		for (const execution of executions) {
+			statuses[execution.status] = (statuses[execution.status] ?? 0) + 1;
+			if (execution.stoppedAt) lastStop = Math.max(lastStop, Date.parse(execution.stoppedAt));
+		}
+		const wanted = new Set(ids);
+		const answers: Record<string, number> = {};
+		for (const tx of ids) {
+			const run = runs.get(tx);
+			const answer = !run
+				? 'no script run'
+				: run.requests.length === 1
+					? String(run.requests[0].status ?? run.requests[0].error)
+					: `${run.requests.length} attempts: ${run.requests.map((r) => r.status ?? 'no answer').join(', ')}`;
+			answers[answer] = (answers[answer] ?? 0) + 1;
+		}
+		const requestsPer: Record<string, number> = {};
+		for (const r of log) {
+			if (!r.route || r.route === 'Token') continue;
+			requestsPer[r.route] = (requestsPer[r.route] ?? 0) + 1 / PUSH.burst;
+		}
+		return {
+			where: where.label,
+			survived,
+			...peaks,
+			containerPeakMB: where.cgroup?.peakMB(),
+			executions: executions.length,
+			statuses,
+			missing: ids.filter((tx) => !started.has(tx)).length,
+			twice: [...started].filter(([tx, at]) => wanted.has(tx) && at.length > 1).length,
+			foreign: [...started.keys()].filter((tx) => !wanted.has(tx)).length,
+			completedInMs,
+			drainMs: lastStop - began,
+			pendingPeak,
+			latency: ids
+				.filter((tx) => started.has(tx) && runs.get(tx)?.finishedAt)
+				.map((tx) => started.get(tx)![0] - Number(runs.get(tx)!.finishedAt))
+				.filter(Number.isFinite),
+			answers,
+			requestsPer,
+			answered: stored !== undefined,
+			recorded: inRecord,
+		};
+	} finally {
+		memory.stop();
+		await tearDownPush(simUrl).catch(() => undefined);
+		await stopN8nServer(server);
+	}
+}
+
+const seconds = (ms: number, digits = 1) =>
+	Number.isFinite(ms) ? `${fmt(ms / 1000, digits)} s` : '–';
+
+function latencyRow(label: string, values: number[], missing: number, goal?: number): string {
+	const p95 = percentile(values, 95);
+	return `| ${label} | ${values.length}${missing ? ` (+${missing} without an execution)` : ''} | ${seconds(percentile(values, 50))} | ${seconds(p95)}${goal !== undefined ? ` (${p95 <= goal ? 'met' : '**missed**'})` : ''} | ${seconds(Math.max(...values))} |`;
+}
+
+export const burstExactlyOnce = (b: PushBurst) =>
+	b.survived && b.missing === 0 && b.twice === 0 && b.foreign === 0 && b.executions === PUSH.burst;
+
+function burstRow(b: PushBurst, boundMB: number): string {
+	const statuses = Object.entries(b.statuses)
+		.map(([s, n]) => `${n} ${s}`)
+		.join(', ');
+	const answers = Object.entries(b.answers)
+		.map(([a, n]) => `${n} × ${a}`)
+		.join(', ');
+	const requests = Object.entries(b.requestsPer)
+		.sort((x, y) => y[1] - x[1])
+		.map(([route, n]) => `${route} ${fmt(n, 2)}`)
+		.join(', ');
+	return `| ${b.where} | ${b.survived ? 'ran to the end' : '**n8n died**'} | ${b.answered ? `${b.executions} (${statuses || '–'})` : '**n8n did not list them**'}; its record of deliveries: ${b.recorded ?? '–'} | ${b.missing} / ${b.twice} / ${b.foreign} (${burstExactlyOnce(b) ? 'met' : '**missed**'}) | ${answers} | ${seconds(b.completedInMs)} | ${seconds(b.drainMs)} | ${b.latency.length ? `${seconds(percentile(b.latency, 50))} / ${seconds(percentile(b.latency, 95))} / ${seconds(Math.max(...b.latency))}` : '–'} | ${b.pendingPeak} | ${fmt(b.mainPeakMB)} MB (${b.survived && b.mainPeakMB < boundMB ? 'met' : '**missed**'}) | ${fmt(b.childPeakMB)} MB | ${b.containerPeakMB === undefined ? '–' : `${fmt(b.containerPeakMB)} MB`} | ${requests} |`;
+}
+
+/** Section 15: (a) and (b) in one n8n, then (c) in a 1 GB deployment and with no memory limit. */
+export async function pushSection(
+	simUrl: string,
+	instance: N8nInstance,
+	where: Record<HeapSetting, Placement>,
+): Promise<PushResult> {
+	await control(simUrl, 'POST', 'latency', { ms: 0 });
+	const { latencies, idle } = await latencyAndIdle(simUrl, instance);
+	process.stdout.write('.');
+	const bursts: PushBurst[] = [];
+	for (const heap of ['oneGigabyte', 'machine'] as const) {
+		const burst = await pushBurst(simUrl, instance, where[heap]);
+		bursts.push(burst);
+		console.log(`\n   (push, (c): ${JSON.stringify({ ...burst, latency: undefined })})`);
+	}
+	console.log(' real n8n pushed events');
+	const perHour = (n: number) => fmt((n / idle.minutes) * 60);
+	return {
+		latencies,
+		idle,
+		bursts,
+		rows: {
+			latency: [
+				latencyRow(
+					'ABBYY Vantage Instant Trigger (pushed by the Custom activity)',
+					latencies.push,
+					latencies.missing.push,
+					PUSH.p95GoalMs,
+				),
+				latencyRow(
+					'ABBYY Vantage Trigger, Poll Times: Every Minute (its shortest)',
+					latencies.poll,
+					latencies.missing.poll,
+				),
+			].join('\n'),
+			idle: [
+				`| ABBYY Vantage Instant Trigger | ${idle.pushRequests} | ${perHour(idle.pushRequests)} |`,
+				`| ABBYY Vantage Trigger, Every Minute (${idle.polls} polls, each one list request: its Look Back held fewer than 1 000 transactions) | ${idle.pollRequests} | ${perHour(idle.pollRequests)} |`,
+			].join('\n'),
+			burst: bursts.map((b) => burstRow(b, 1024)).join('\n'),
+		},
+	};
+}

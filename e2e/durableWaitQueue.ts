@@ -1,0 +1,339 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console --
+ * End-to-end suite, never shipped: n8n 2.41.1 in queue mode (PostgreSQL, Redis, main, workers). */
+/**
+ * Waiting for Manual Review in n8n's queue mode (issue 40): main + two workers on PostgreSQL and
+ * Redis. Twenty Process Document executions (On Manual Review → Resume When Vantage Pushes) wait
+ * for review: all twenty are `waiting` in PostgreSQL while no worker runs anything (n8n's job
+ * queue in Redis holds no active job, each worker's log shows every job it started finished). The
+ * worker that started half of them is stopped; the reviews end, the shipped script posts to each
+ * transaction's resume URL at the main process, and the other worker finishes all twenty, each
+ * once, with its document's fields: a worker that did not start an execution finishes it.
+ *
+ * `durableWaitQueueChecks` runs on a cluster someone else started (e2e/queue.ts can call it: its
+ * workers need WEBHOOK_URL set to the main process's URL, or the resume URLs name n8n's default
+ * port). Run alone: `npx ts-node --transpile-only --prefer-ts-exts e2e/durableWaitQueue.ts`.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { FIXTURE, fixtureCredentialData, VantageSimulator } from '../test/simulator/simulator';
+import { assert, check, equal, finish } from './lib/checks';
+import { ensureHost, freePort, hostVersions, installPackage, packPackage, WORK } from './lib/n8n';
+import { executionRows, output, runData, workerLog } from './lib/queue/executions';
+import { QueueCluster } from './lib/queue/n8nQueue';
+import { startPostgres, type Postgres } from './lib/queue/postgres';
+import { stop, stopAll, waitUntil } from './lib/queue/processes';
+import { redisCommand, startRedis } from './lib/queue/redis';
+import {
+	activate,
+	createEventSecret,
+	randomSecret,
+	SECRET_NAME,
+	URL_NAME,
+	type CredentialRef,
+	type Session,
+} from './lib/push';
+import { createApiKey, signIn } from './lib/server';
+import { CREDENTIAL, PACKAGE } from './lib/setup';
+
+type Json = Record<string, unknown>;
+
+/** Executions that wait at once. */
+export const QUEUE_WAITING = 20;
+const PROCESS = 'Extract invoice';
+const AFTER = 'After the wait';
+
+export interface QueueContext {
+	/** The main process's URL. */
+	url: string;
+	pg: Postgres;
+	redisPort: number;
+	sim: VantageSimulator;
+	/** The ABBYY Vantage API credential the cluster holds. */
+	credential: CredentialRef;
+	/** The workers: their names and log files. */
+	workers: Array<{ name: string; log: string }>;
+	/** Stop a worker (SIGTERM): the rest of the suite runs without it. */
+	stopWorker: (name: string) => Promise<void>;
+}
+
+async function fileServer(): Promise<{ url: string; server: Server }> {
+	const server = createServer((req, res) => {
+		const label = decodeURIComponent((req.url ?? '/').slice(1).replace(/\.txt$/, ''));
+		res.writeHead(200, { 'content-type': 'text/plain' });
+		res.end(
+			`InvoiceNumber: ${label}\nInvoiceDate: 03.11.2025\nTotal: 10,00\nVendor.Name: Queue Wait GmbH\n`,
+		);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** Webhook (JSON `{ label, url }`) → Process Document (Resume When Vantage Pushes) → No Operation. */
+function workflow(path: string, vantage: CredentialRef, eventSecret: CredentialRef): Json {
+	return {
+		name: 'e2e: durable wait in queue mode',
+		nodes: [
+			{
+				id: 'qw-webhook',
+				name: 'Document arrives',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+			},
+			{
+				id: 'qw-process',
+				name: PROCESS,
+				type: 'n8n-nodes-abbyy-vantage.abbyyVantage',
+				typeVersion: 1,
+				position: [240, 0],
+				parameters: {
+					resource: 'transaction',
+					operation: 'processDocument',
+					skillId: { __rl: true, mode: 'id', value: FIXTURE.documentSkillId },
+					inputFiles: 'url',
+					fileUrl: '={{ $json.body.url }}',
+					allowedInternalHosts: '127.0.0.1',
+					options: {
+						pollInterval: 1,
+						onManualReview: 'resume',
+						registrationParameters: {
+							parameter: [{ key: 'Label', value: '={{ $json.body.label }}' }],
+						},
+					},
+				},
+				credentials: { abbyyVantageApi: vantage, abbyyVantageEventSecretApi: eventSecret },
+			},
+			{
+				id: 'qw-after',
+				name: AFTER,
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [480, 0],
+				parameters: {},
+			},
+		],
+		connections: {
+			'Document arrives': { main: [[{ node: PROCESS, type: 'main', index: 0 }]] },
+			[PROCESS]: { main: [[{ node: AFTER, type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** The waiting checks on a running cluster. Leaves the simulator as it found it. */
+export async function durableWaitQueueChecks(ctx: QueueContext): Promise<void> {
+	const { sim, pg } = ctx;
+	const started = Date.now();
+	const secret = randomSecret();
+	const files = await fileServer();
+	const cookie = await signIn(ctx.url);
+	const session: Session = { url: ctx.url, cookie, apiKey: await createApiKey(ctx.url, cookie) };
+	const eventSecret = await createEventSecret(session, 'ABBYY Vantage events (queue wait)', secret);
+	const path = `queue-durable-${started}`;
+	sim.setDefaultTransactionScript({ processing: { ms: 300 }, manualReview: { ms: 3600_000 } });
+	sim.configureCustomActivity({
+		placements: ['afterReview'],
+		allowPlainHttpOnLoopback: true,
+		concurrency: 8,
+	});
+	sim.setSecrets({ [SECRET_NAME]: secret, [URL_NAME]: null });
+	try {
+		const workflowId = await activate(session, workflow(path, ctx.credential, eventSecret));
+		const mine = () => executionRows(pg, [workflowId]);
+		console.log(`\nDurable waits in queue mode: ${QUEUE_WAITING} executions wait for review`);
+		const labels = Array.from({ length: QUEUE_WAITING }, (_, i) => `QW-${i}-${started}`);
+		const send = async (label: string) => {
+			const res = await fetch(`${ctx.url}/webhook/${path}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ label, url: `${files.url}/${label}.txt` }),
+				signal: AbortSignal.timeout(60_000),
+			});
+			await res.arrayBuffer();
+			return res.status;
+		};
+		// The main process registers the webhook a moment after the activation answered.
+		let first = await send(labels[0]);
+		for (let tries = 0; first === 404 && tries < 60; tries++) {
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			first = await send(labels[0]);
+		}
+		const answers = [first, ...(await Promise.all(labels.slice(1).map(send)))];
+		equal([...new Set(answers)], [200], 'webhook answers');
+		await waitUntil(
+			`${QUEUE_WAITING} executions to wait`,
+			async () => mine().filter((r) => r.status === 'waiting').length === QUEUE_WAITING,
+			120_000,
+			undefined,
+			500,
+		);
+		const waitingRows = mine();
+		const active = await redisCommand(ctx.redisPort, 'LLEN bull:jobs:active');
+		const queued = await redisCommand(ctx.redisPort, 'LLEN bull:jobs:wait');
+		const logs = ctx.workers.map((w) => ({ name: w.name, ...workerLog(w.log) }));
+		const startedOn = new Map<number, string>();
+		for (const log of logs)
+			for (const id of log.started) if (!startedOn.has(id)) startedOn.set(id, log.name);
+		await check(
+			`${QUEUE_WAITING} executions wait in PostgreSQL and no worker runs anything: n8n's job queue holds ${active.replace(':', '')} active and ${queued.replace(':', '')} queued jobs, every job the workers started finished (started on ${logs.map((l) => `${l.name}: ${waitingRows.filter((r) => startedOn.get(r.id) === l.name).length}`).join(', ')})`,
+			() => {
+				equal(
+					waitingRows.map((r) => r.status),
+					labels.map(() => 'waiting'),
+					'statuses',
+				);
+				equal([active, queued], [':0', ':0'], 'Redis: bull:jobs:active, bull:jobs:wait');
+				for (const log of logs) {
+					const open = log.started.filter((id) => !log.finished.includes(id));
+					equal(open, [], `${log.name}: jobs started and not finished`);
+				}
+				for (const row of waitingRows) assert(startedOn.has(row.id), `no worker started ${row.id}`);
+			},
+		);
+
+		// One worker goes: the other finishes what the stopped one started.
+		const [gone, ...rest] = ctx.workers;
+		await ctx.stopWorker(gone.name);
+		const transactionOf = new Map<number, string>();
+		for (const row of waitingRows) {
+			const [item] = output(runData(pg, row.id), PROCESS);
+			transactionOf.set(row.id, String(item?.json.transactionId));
+		}
+		const endedAt = Date.now();
+		for (const id of transactionOf.values()) sim.completeTransaction(id);
+		await waitUntil(
+			`${QUEUE_WAITING} executions to resume and end`,
+			async () => mine().filter((r) => r.status === 'success').length === QUEUE_WAITING,
+			180_000,
+			undefined,
+			500,
+		);
+		const done = mine();
+		const after = rest.map((w) => ({ name: w.name, ...workerLog(w.log) }));
+		const finishedOn = new Map<number, string>();
+		for (const log of after) {
+			for (const id of log.finished) finishedOn.set(id, log.name);
+		}
+		const crossed = done.filter((r) => startedOn.get(r.id) === gone.name);
+		const latencies = done.map((r) => r.stoppedAt - endedAt).sort((a, b) => a - b);
+		await check(
+			`${gone.name} stopped, the reviews end: the pushes reach the main process and ${rest.map((w) => w.name).join(', ')} finish all ${QUEUE_WAITING}, once each, with their fields, ${crossed.length} of them started on ${gone.name} (review end → execution end: median ${(latencies[latencies.length >> 1] / 1000).toFixed(1)} s, slowest ${(latencies[latencies.length - 1] / 1000).toFixed(1)} s)`,
+			() => {
+				equal(done.length, QUEUE_WAITING, 'executions of the workflow');
+				equal(
+					done.map((r) => r.status),
+					labels.map(() => 'success'),
+					'statuses',
+				);
+				assert(crossed.length > 0, `no execution was started on ${gone.name}`);
+				for (const row of done) {
+					assert(
+						finishedOn.has(row.id) && finishedOn.get(row.id) !== gone.name,
+						`${row.id}: finished on ${finishedOn.get(row.id) ?? 'no worker'}`,
+					);
+					const run = runData(pg, row.id);
+					const items = output(run, AFTER);
+					const transactionId = transactionOf.get(row.id);
+					const label = sim
+						.transaction(transactionId!)
+						?.registrationParameters.find((p) => p.key === 'Label')?.value;
+					equal(
+						items.map((i) => [
+							i.json.transactionId,
+							i.json.status,
+							(i.json.fields as Json | undefined)?.InvoiceNumber,
+						]),
+						[[transactionId, 'Processed', label]],
+						`the item after the wait of execution ${row.id}`,
+					);
+					equal(
+						sim.customActivityRuns(transactionId).map((r) => r.requests.map((q) => q.status)),
+						[[202]],
+						`the script's push for execution ${row.id}`,
+					);
+				}
+			},
+		);
+	} finally {
+		sim.configureCustomActivity({ placements: [] });
+		sim.setSecrets({ [SECRET_NAME]: null, [URL_NAME]: null });
+		sim.setDefaultTransactionScript({});
+		files.server.close();
+		console.log(
+			`[queue] durable-wait checks finished in ${Math.round((Date.now() - started) / 1000)} s`,
+		);
+	}
+}
+
+/** The checks on a queue-mode cluster of their own (PostgreSQL, Redis, main, two workers). */
+async function main(): Promise<void> {
+	const started = Date.now();
+	await ensureHost();
+	const tmp = mkdtempSync(join(tmpdir(), 'n8n-queue-wait-'));
+	const work = join(WORK, 'queue-wait');
+	rmSync(work, { recursive: true, force: true });
+	const pg = await startPostgres(tmp, await freePort());
+	const redis = await startRedis(tmp, await freePort());
+	const sim = new VantageSimulator({ port: 0 });
+	await sim.start();
+	try {
+		const tarball = packPackage(join(work, 'pack'));
+		const workers = ['worker-1', 'worker-2'];
+		for (const name of ['main', ...workers]) installPackage(join(work, name), tarball, PACKAGE);
+		// Workers build the resume URL from WEBHOOK_URL: set once the main process has its port.
+		const env: NodeJS.ProcessEnv = {};
+		const cluster = new QueueCluster({
+			work,
+			packageName: PACKAGE,
+			postgresPort: pg.port,
+			redisPort: redis.port,
+			env,
+		});
+		await cluster.importCredentials([
+			{ ...CREDENTIAL, type: 'abbyyVantageApi', data: fixtureCredentialData(sim.url) },
+		]);
+		const mainProcess = await cluster.startMain();
+		env.WEBHOOK_URL = `${cluster.url}/`;
+		await Promise.all(workers.map(async (name) => await cluster.startWorker(name, 10)));
+		console.log(
+			`[queue] ${hostVersions().label}: main pid ${mainProcess.proc.pid} (${cluster.url}), ${workers.join(', ')} (concurrency 10); logs in ${work}`,
+		);
+		await durableWaitQueueChecks({
+			url: cluster.url,
+			pg,
+			redisPort: redis.port,
+			sim,
+			credential: CREDENTIAL,
+			workers: workers.map((name) => ({ name, log: join(work, `${name}.log`) })),
+			stopWorker: async (name) => {
+				const worker = cluster.workers.get(name);
+				if (worker) await stop(worker.proc, 30_000);
+			},
+		});
+		await cluster.stopAll();
+	} finally {
+		await sim.stop();
+		await stopAll();
+		rmSync(tmp, { recursive: true, force: true });
+		console.log(
+			`[queue] durable-wait suite finished in ${Math.round((Date.now() - started) / 1000)} s`,
+		);
+	}
+}
+
+if (require.main === module) {
+	main().then(
+		() => finish(),
+		(error: unknown) => {
+			console.error(error);
+			void stopAll().finally(() => finish(1));
+		},
+	);
+}
