@@ -39,6 +39,8 @@ import {
 } from './lib/vendors';
 import { oauthSuite } from './oauth';
 import { pairingSuite } from './pairing';
+import { durableWaitSuite } from './durableWait';
+import { needsReviewSuite } from './needsReview';
 import { pushSuite } from './push';
 import { qualitySuite } from './quality';
 import { triggerSuite } from './trigger';
@@ -1033,6 +1035,10 @@ async function main(): Promise<void> {
 	if (LINE.id !== '1.85') await agentSuite(setup);
 	if (LINE.id === '2') await mcpSuite(setup);
 	await qualitySuite(setup);
+	// Needs Review's second output: the outputs are an expression each line resolves (./needsReview.ts).
+	await needsReviewSuite(setup);
+	// Process Document waiting for Manual Review in n8n's database, across restarts (./durableWait.ts).
+	await durableWaitSuite(setup);
 	// Pairing is computed by the node from Vantage's answers, the same inside any n8n: n8n 2.x only.
 	if (FULL_SCOPE) await pairingSuite(setup);
 	// The trigger inside n8n started as a server, on the same user folder (./trigger.ts); CI runs
