@@ -40,6 +40,7 @@ import {
 import { oauthSuite } from './oauth';
 import { pairingSuite } from './pairing';
 import { durableWaitSuite } from './durableWait';
+import { fileUrlSuite } from './fileUrl';
 import { needsReviewSuite } from './needsReview';
 import { pushSuite } from './push';
 import { qualitySuite } from './quality';
@@ -1037,6 +1038,8 @@ async function main(): Promise<void> {
 	await qualitySuite(setup);
 	// Needs Review's second output: the outputs are an expression each line resolves (./needsReview.ts).
 	await needsReviewSuite(setup);
+	// File URL refuses internal addresses: the package's own check, the same on every line (./fileUrl.ts).
+	await fileUrlSuite(setup);
 	// Process Document waiting for Manual Review in n8n's database, across restarts (./durableWait.ts).
 	await durableWaitSuite(setup);
 	// Pairing is computed by the node from Vantage's answers, the same inside any n8n: n8n 2.x only.
