@@ -208,7 +208,8 @@ async function executionsOf(session: Session, workflowId: string): Promise<Store
 		session.url,
 		session.cookie,
 		'GET',
-		`/executions?filter=${filter}&limit=250`,
+		// n8n's REST list takes at most 100 a page; a suite's workflow has fewer executions.
+		`/executions?filter=${filter}&limit=100`,
 	);
 	return await Promise.all(
 		(page.results ?? []).map(
@@ -274,14 +275,19 @@ export async function durableWaitChecks(ctx: DurableContext): Promise<void> {
 	sim.configureCustomActivity({ placements: ['afterReview'], allowPlainHttpOnLoopback: true });
 	sim.setSecrets({ [SECRET_NAME]: secret, [URL_NAME]: null });
 	const call = async (to: string, label: string) => {
-		const res = await fetch(`${session.url}/webhook/${to}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ label, url: `${files.url}/${label}.txt` }),
-			signal: AbortSignal.timeout(60_000),
-		});
-		await res.arrayBuffer();
-		return res.status;
+		// n8n 2.x publishes an activated workflow from an outbox, a moment after the API answered:
+		// until then its webhook answers 404 and runs nothing, so asking again is safe.
+		for (let attempt = 0; ; attempt++) {
+			const res = await fetch(`${session.url}/webhook/${to}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ label, url: `${files.url}/${label}.txt` }),
+				signal: AbortSignal.timeout(60_000),
+			});
+			await res.arrayBuffer();
+			if (res.status !== 404 || attempt === 40) return res.status;
+			await sleep(500);
+		}
 	};
 	try {
 		console.log(`\nDurable waits for Manual Review, ${hostVersions().label}`);
