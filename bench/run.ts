@@ -7,7 +7,7 @@
  *
  * BENCH_RUNS (default 5) sets the runs per configuration; BENCH_ONLY=<section>[,<section>] runs
  * only those sections (delete, status, wait, real, process, upload, sync, adaptive, report,
- * schedule, mapping, burst, agent, push) and writes e2e/.work/bench/BENCHMARKS.partial.md instead, leaving
+ * schedule, mapping, burst, agent, push, durable) and writes e2e/.work/bench/BENCHMARKS.partial.md instead, leaving
  * BENCHMARKS.md as it is.
  */
 import {
@@ -60,6 +60,16 @@ import {
 import { agentAnswerSection, type AgentAnswerResult } from './agentAnswers';
 import { BURST, BURST_MODES, burstSection, exactlyOnce, type BurstResult } from './burst';
 import { mappingSection, type MappingResult } from './mapping';
+import {
+	DURABLE,
+	durableWaitBench,
+	durableWaitClaims,
+	durableWaitRows,
+	HEAP_BOUND_MB,
+	RSS_BOUND_MB,
+	RESUME_P95_GOAL_MS,
+	type DurableFigures,
+} from './durableWait';
 import { burstExactlyOnce, percentile, PUSH, pushSection, type PushResult } from './push';
 import { timeToDataSection, type TimeToDataResult } from './timeToData';
 import {
@@ -95,6 +105,7 @@ const SECTIONS = [
 	'burst',
 	'agent',
 	'push',
+	'durable',
 ];
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 for (const name of ONLY ?? []) {
@@ -789,6 +800,10 @@ async function main(): Promise<void> {
 				where.oneGigabyte.cgroup?.remove();
 			}
 		});
+		// Its own n8n and simulator: 200 executions waiting for review, durably and in memory.
+		r.durable = await timed('durable', async () =>
+			hostInstalled() ? await durableWaitBench() : undefined,
+		);
 		r.real = await timed('real', async () => {
 			const host = await n8n();
 			return host ? await realCleanupSection(sim.url, host) : undefined;
@@ -820,6 +835,7 @@ interface Report {
 	burst?: BurstResult;
 	agent?: AgentAnswerResult;
 	push?: PushResult;
+	durable?: DurableFigures;
 }
 
 /** The issues' claims, each with its figure from this run and whether it holds. */
@@ -892,6 +908,15 @@ function claims(r: Report): string {
 			burstExactlyOnce(b) && b.mainPeakMB < 1024,
 		);
 	}
+	const durableClaims = r.durable ? durableWaitClaims(r.durable) : [];
+	for (const c of durableClaims) add('40', c.claim, c.figure, c.holds);
+	if (!durableClaims.length)
+		add(
+			'40',
+			`Inside n8n 2.41.1: ${DURABLE.waiting} executions waiting for Manual Review with Resume When Vantage Pushes hold no execution slot, no Vantage request, and no memory beyond n8n's database (section 16)`,
+			notMeasured,
+			undefined,
+		);
 	const a = r.adaptive;
 	add(
 		'14',
@@ -1281,6 +1306,29 @@ none lost or doubled, n8n's main process under 1 GB.
 | Where | n8n | Executions stored; the record of deliveries | Missing / twice / foreign | n8n answered the script | All completed | Drained | Started after completion | Pending at once | n8n main process | Task runner peak | Container peak | Requests per push |
 |---|---|---|---|---|---|---|---|---|---|---|---|---|
 ${r.push?.rows.burst ?? (want('push') ? '| (skipped: no n8n host) |' + ' |'.repeat(12) : notRun(13))}
+
+## 16. Inside a real n8n 2.41.1: ${DURABLE.waiting} executions waiting for Manual Review
+
+${DURABLE.waiting} Process Document executions (a Webhook call each, one document each) reach Manual Review in one
+n8n (\`n8n start\`, SQLite, n8n's defaults, its Prometheus metrics on), first with On Manual Review →
+*Resume When Vantage Pushes*, then with *Keep Waiting*. The simulator's Custom activity runs the
+shipped script after Review (up to ${DURABLE.scriptConcurrency} at once). *Live heap*: the least \`nodejs_heap_size_used_bytes\`
+over ${DURABLE.watchMs / 1000} s of samples while they wait (what garbage collection leaves), and over 15 s before the
+executions and after they all ended; *resident memory*: medians of the same samples. *Held*: while
+they wait, above the lower of before and after (before → waiting → after in brackets). n8n 2.41
+holds an expression isolate (isolated-vm, outside the JavaScript heap) for each running execution
+(n8n-core's workflow-execute.js, acquireIsolate): resident memory shows it, the heap does not. *n8n's
+executions*: as n8n's public API lists them while they wait (a running one holds a slot of n8n's
+concurrency; in queue mode, a worker's). *Database added*: growth of n8n's SQLite file and its log
+while they wait. *Review end → execution end*: from the simulator finishing the review (its script
+then posts to the execution's resume URL) to the resumed execution's \`stoppedAt\` as n8n stored it:
+${DURABLE.oneByOne} reviews ending ${DURABLE.oneByOneEveryMs} ms apart, then the other ${DURABLE.waiting - DURABLE.oneByOne} at once. Targets (issue 40): none running and no memory
+beyond n8n's database (this bench's bounds: ≤ ${HEAP_BOUND_MB} MB of live heap, ≤ ${RSS_BOUND_MB} MB resident); review end →
+output p95 ≤ ${RESUME_P95_GOAL_MS / 1000} s one at a time, as pushed events' (issue 39).
+
+| On Manual Review | Live heap held (before → waiting → after) | Resident memory held (before → waiting → after) | n8n's executions | Vantage requests / min | Database added | Review end → execution end, one at a time (p50 / p95 / max) | All at once (p50 / p95 / max) |
+|---|---|---|---|---|---|---|---|
+${r.durable ? durableWaitRows(r.durable) : want('durable') ? '| (skipped: no n8n host) |' + ' |'.repeat(7) : notRun(8)}
 `;
 	// The profiled explanation of missed targets lives beside the driver and goes with the numbers.
 	const analysis = readFileSync(join(ROOT, 'bench', 'ANALYSIS.md'), 'utf8');

@@ -70,7 +70,15 @@ const STORIES: Record<string, string> = {
 		'invoices → Process Document → an AI Agent looks each vendor up by VAT ID (ABBYY Vantage Tool) and decides',
 	'catalog-agent.json':
 		'a chat request → an AI Agent deletes a vendor record only after a person approved it by e-mail (n8n’s human review for tools)',
+	'invoice-review.json':
+		'invoices → Process Document with Needs Review: Ready goes to the ERP, Needs Review to a person by e-mail (Send and Wait), posted once reviewed',
 };
+
+/** examples/invoice-review.json: its Process Document node, whose outputs are Ready and Needs Review. */
+const REVIEW_FILE = 'invoice-review.json';
+const REVIEW_PROCESS = 'Extract invoices';
+/** How long the simulated Manual Review of the review example lasts (the person's click comes later). */
+const REVIEW_MS = 60_000;
 
 /** The approver's mailbox of examples/catalog-agent.json, on loopback. */
 const mailbox = new SmtpSink();
@@ -171,9 +179,11 @@ const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 /** Each output of a node with several (IF: true, false), as the editor names them. */
 function branches(type: string, outputs: Item[][]): string {
 	const names =
-		{ 'n8n-nodes-base.if': ['true', 'false'], 'n8n-nodes-base.filter': ['kept', 'discarded'] }[
-			type
-		] ?? [];
+		{
+			'n8n-nodes-base.if': ['true', 'false'],
+			'n8n-nodes-base.filter': ['kept', 'discarded'],
+			'n8n-nodes-abbyy-vantage.abbyyVantage': ['Ready', 'Needs Review'],
+		}[type] ?? [];
 	return outputs
 		.map(
 			(items, index) => `${names[index] ?? `output ${index + 1}`} → ${count(items.length, 'item')}`,
@@ -336,6 +346,7 @@ function printExtras(
 		}
 	}
 	if (file === 'catalog-agent.json') printHeldCall(file, run, setup);
+	if (file === REVIEW_FILE) printReview(file, run);
 	if (file === 'report-to-files.json') {
 		const waited = outputOf(run, 'Wait for export')[0]?.json;
 		if (waited)
@@ -385,6 +396,31 @@ function printHeldCall(file: string, run: Json | undefined, setup: Setup): void 
 	say(cut(`  n8n e-mailed ${mail.to.join(', ')} (a mailbox on loopback here):`));
 	say(cut(`  "${mail.subject}", with Approve and Decline links`));
 	say('  (below, once the editor runs).');
+}
+
+/**
+ * The review example, told from its run: which invoices went on Ready and which need a person, why,
+ * and the e-mail n8n sent them (its links printed once the editor runs).
+ */
+function printReview(file: string, run: Json | undefined): void {
+	const name = (json: Json) =>
+		String((json.fields as Json | undefined)?.InvoiceNumber ?? (json.sourceFiles as string[])?.[0]);
+	const ready = outputOf(run, REVIEW_PROCESS, 0).map((i) => i.json);
+	const review = outputOf(run, REVIEW_PROCESS, 1).map((i) => i.json);
+	if (ready.length) say(cut(`  Ready, posted: ${ready.map(name).join(', ')}.`));
+	for (const json of review) {
+		const reasons = ((json.reviewReasons as Json[] | undefined) ?? []).map((r) =>
+			r.reason === 'manualReview' ? 'Vantage holds it in Manual Review' : String(r.message),
+		);
+		say(cut(`  Needs Review: ${name(json)}: ${reasons.join('; ')}`));
+	}
+	if (run?.status !== 'waiting') return;
+	const mail = mailbox.mails[mailbox.mails.length - 1];
+	if (!mail) return;
+	approvals.push({ file, mail });
+	say(cut(`  n8n e-mailed ${mail.to.join(', ')} the list (a mailbox on loopback here):`));
+	say(cut(`  "${mail.subject}". The simulated Manual Review ends within ${REVIEW_MS / 1000} s;`));
+	say('  then answer the e-mail (its links below, once the editor runs).');
 }
 
 /**
@@ -529,6 +565,9 @@ async function main(): Promise<void> {
 			say('  Starts from the ABBYY Vantage Trigger: try it in the editor (below).');
 			continue;
 		}
+		// The review example: the first invoice waits in Vantage's Manual Review for a while.
+		if (file === REVIEW_FILE)
+			sim.scriptNextTransaction({ processing: { polls: 0 }, manualReview: { ms: REVIEW_MS } });
 		const result = await n8n(instance, ['execute', `--id=${workflow.id}`, '--rawOutput']);
 		const run = parseRun(result.stdout);
 		printRun(file, definition, run, result.code);
@@ -594,17 +633,18 @@ Ready in ${Math.round((Date.now() - started) / 1000)} s. Open ${url} and sign in
 			const link = decisionLink(mail, decision);
 			return `${url}${link.pathname}${link.search}`;
 		};
+		const [yes, no] = file === REVIEW_FILE ? ['Reviewed', 'Hold back'] : ['Approve', 'Decline'];
 		say(`  · ${file} waits for a person: open one of these links in your browser, then see the
     execution finish in the editor (Executions):
-      Approve: ${on('approve')}
-      Decline: ${on('decline')}`);
+      ${yes}: ${on('approve')}
+      ${no}: ${on('decline')}`);
 	}
 	if (triggered.length)
 		say(`  · ${triggered.join(', ')}: the simulator finishes a transaction every ${COMPLETE_EVERY_MS / 1000} s;
     "Fetch Test Event" shows the latest, or publish the workflow (it then polls every minute)`);
 	say(`
-That was the tour: files to data, a catalog kept in sync, reports to disk, an agent's deletion
-held for a person. Ctrl-C stops n8n.`);
+That was the tour: files to data, invoices that need a person sent to one, a catalog kept in
+sync, reports to disk, an agent's deletion held for a person. Ctrl-C stops n8n.`);
 	if (EXIT_WHEN_READY) await stop();
 }
 

@@ -4,30 +4,25 @@
  * Waiting for Manual Review in n8n's queue mode (issue 40): main + two workers on PostgreSQL and
  * Redis. Twenty Process Document executions (On Manual Review → Resume When Vantage Pushes) wait
  * for review: all twenty are `waiting` in PostgreSQL while no worker runs anything (n8n's job
- * queue in Redis holds no active job, each worker's log shows every job it started finished). The
- * worker that started half of them is stopped; the reviews end, the shipped script posts to each
+ * queue in Redis holds no active or queued job, each worker's log shows every job it started since
+ * finished). The first worker, which started some of them, is stopped; the reviews end, the shipped script posts to each
  * transaction's resume URL at the main process, and the other worker finishes all twenty, each
  * once, with its document's fields: a worker that did not start an execution finishes it.
  *
- * `durableWaitQueueChecks` runs on a cluster someone else started (e2e/queue.ts can call it: its
- * workers need WEBHOOK_URL set to the main process's URL, or the resume URLs name n8n's default
- * port). Run alone: `npx ts-node --transpile-only --prefer-ts-exts e2e/durableWaitQueue.ts`.
+ * The queue suite (e2e/queue.ts, `npm run test:queue`) runs these checks last, on its own cluster:
+ * its workers have WEBHOOK_URL set to the main process's URL (else the resume URLs they build name
+ * n8n's default port), and nothing else of that suite runs meanwhile.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
-import { FIXTURE, fixtureCredentialData, VantageSimulator } from '../test/simulator/simulator';
-import { assert, check, equal, finish } from './lib/checks';
-import { ensureHost, freePort, hostVersions, installPackage, packPackage, WORK } from './lib/n8n';
+import { FIXTURE, type VantageSimulator } from '../test/simulator/simulator';
+import { assert, check, equal } from './lib/checks';
 import { executionRows, output, runData, workerLog } from './lib/queue/executions';
-import { QueueCluster } from './lib/queue/n8nQueue';
-import { startPostgres, type Postgres } from './lib/queue/postgres';
-import { stop, stopAll, waitUntil } from './lib/queue/processes';
-import { redisCommand, startRedis } from './lib/queue/redis';
+import type { Postgres } from './lib/queue/postgres';
+import { waitUntil } from './lib/queue/processes';
+import { redisCommand } from './lib/queue/redis';
 import {
 	activate,
 	createEventSecret,
@@ -38,7 +33,6 @@ import {
 	type Session,
 } from './lib/push';
 import { createApiKey, signIn } from './lib/server';
-import { CREDENTIAL, PACKAGE } from './lib/setup';
 
 type Json = Record<string, unknown>;
 
@@ -145,6 +139,9 @@ export async function durableWaitQueueChecks(ctx: QueueContext): Promise<void> {
 	});
 	sim.setSecrets({ [SECRET_NAME]: secret, [URL_NAME]: null });
 	try {
+		// Jobs the workers ran before these checks (the queue suite's earlier phases, a killed
+		// worker's) are not theirs to judge.
+		const before = Math.max(0, ...executionRows(pg).map((r) => r.id));
 		const workflowId = await activate(session, workflow(path, ctx.credential, eventSecret));
 		const mine = () => executionRows(pg, [workflowId]);
 		console.log(`\nDurable waits in queue mode: ${QUEUE_WAITING} executions wait for review`);
@@ -177,12 +174,16 @@ export async function durableWaitQueueChecks(ctx: QueueContext): Promise<void> {
 		const waitingRows = mine();
 		const active = await redisCommand(ctx.redisPort, 'LLEN bull:jobs:active');
 		const queued = await redisCommand(ctx.redisPort, 'LLEN bull:jobs:wait');
-		const logs = ctx.workers.map((w) => ({ name: w.name, ...workerLog(w.log) }));
+		const logs = ctx.workers.map((w) => {
+			const log = workerLog(w.log);
+			const since = (ids: number[]) => ids.filter((id) => id > before);
+			return { name: w.name, started: since(log.started), finished: since(log.finished) };
+		});
 		const startedOn = new Map<number, string>();
 		for (const log of logs)
 			for (const id of log.started) if (!startedOn.has(id)) startedOn.set(id, log.name);
 		await check(
-			`${QUEUE_WAITING} executions wait in PostgreSQL and no worker runs anything: n8n's job queue holds ${active.replace(':', '')} active and ${queued.replace(':', '')} queued jobs, every job the workers started finished (started on ${logs.map((l) => `${l.name}: ${waitingRows.filter((r) => startedOn.get(r.id) === l.name).length}`).join(', ')})`,
+			`${QUEUE_WAITING} executions wait in PostgreSQL and no worker runs anything: n8n's job queue holds ${active.replace(':', '')} active and ${queued.replace(':', '')} queued jobs, every job the workers started since finished (started on ${logs.map((l) => `${l.name}: ${waitingRows.filter((r) => startedOn.get(r.id) === l.name).length}`).join(', ')})`,
 			() => {
 				equal(
 					waitingRows.map((r) => r.status),
@@ -224,7 +225,7 @@ export async function durableWaitQueueChecks(ctx: QueueContext): Promise<void> {
 		const crossed = done.filter((r) => startedOn.get(r.id) === gone.name);
 		const latencies = done.map((r) => r.stoppedAt - endedAt).sort((a, b) => a - b);
 		await check(
-			`${gone.name} stopped, the reviews end: the pushes reach the main process and ${rest.map((w) => w.name).join(', ')} finish all ${QUEUE_WAITING}, once each, with their fields, ${crossed.length} of them started on ${gone.name} (review end → execution end: median ${(latencies[latencies.length >> 1] / 1000).toFixed(1)} s, slowest ${(latencies[latencies.length - 1] / 1000).toFixed(1)} s)`,
+			`${gone.name} stopped, the reviews end: the pushes reach the main process and ${rest.map((w) => w.name).join(', ')} ${rest.length === 1 ? 'finishes' : 'finish'} all ${QUEUE_WAITING}, once each, with their fields, ${crossed.length} of them started on ${gone.name} (review end → execution end: median ${(latencies[latencies.length >> 1] / 1000).toFixed(1)} s, slowest ${(latencies[latencies.length - 1] / 1000).toFixed(1)} s)`,
 			() => {
 				equal(done.length, QUEUE_WAITING, 'executions of the workflow');
 				equal(
@@ -270,70 +271,4 @@ export async function durableWaitQueueChecks(ctx: QueueContext): Promise<void> {
 			`[queue] durable-wait checks finished in ${Math.round((Date.now() - started) / 1000)} s`,
 		);
 	}
-}
-
-/** The checks on a queue-mode cluster of their own (PostgreSQL, Redis, main, two workers). */
-async function main(): Promise<void> {
-	const started = Date.now();
-	await ensureHost();
-	const tmp = mkdtempSync(join(tmpdir(), 'n8n-queue-wait-'));
-	const work = join(WORK, 'queue-wait');
-	rmSync(work, { recursive: true, force: true });
-	const pg = await startPostgres(tmp, await freePort());
-	const redis = await startRedis(tmp, await freePort());
-	const sim = new VantageSimulator({ port: 0 });
-	await sim.start();
-	try {
-		const tarball = packPackage(join(work, 'pack'));
-		const workers = ['worker-1', 'worker-2'];
-		for (const name of ['main', ...workers]) installPackage(join(work, name), tarball, PACKAGE);
-		// Workers build the resume URL from WEBHOOK_URL: set once the main process has its port.
-		const env: NodeJS.ProcessEnv = {};
-		const cluster = new QueueCluster({
-			work,
-			packageName: PACKAGE,
-			postgresPort: pg.port,
-			redisPort: redis.port,
-			env,
-		});
-		await cluster.importCredentials([
-			{ ...CREDENTIAL, type: 'abbyyVantageApi', data: fixtureCredentialData(sim.url) },
-		]);
-		const mainProcess = await cluster.startMain();
-		env.WEBHOOK_URL = `${cluster.url}/`;
-		await Promise.all(workers.map(async (name) => await cluster.startWorker(name, 10)));
-		console.log(
-			`[queue] ${hostVersions().label}: main pid ${mainProcess.proc.pid} (${cluster.url}), ${workers.join(', ')} (concurrency 10); logs in ${work}`,
-		);
-		await durableWaitQueueChecks({
-			url: cluster.url,
-			pg,
-			redisPort: redis.port,
-			sim,
-			credential: CREDENTIAL,
-			workers: workers.map((name) => ({ name, log: join(work, `${name}.log`) })),
-			stopWorker: async (name) => {
-				const worker = cluster.workers.get(name);
-				if (worker) await stop(worker.proc, 30_000);
-			},
-		});
-		await cluster.stopAll();
-	} finally {
-		await sim.stop();
-		await stopAll();
-		rmSync(tmp, { recursive: true, force: true });
-		console.log(
-			`[queue] durable-wait suite finished in ${Math.round((Date.now() - started) / 1000)} s`,
-		);
-	}
-}
-
-if (require.main === module) {
-	main().then(
-		() => finish(),
-		(error: unknown) => {
-			console.error(error);
-			void stopAll().finally(() => finish(1));
-		},
-	);
 }

@@ -18,6 +18,7 @@ import { chromium, type Locator, type Page } from 'playwright-core';
 
 import { ALLOW_AS_TOOL, TOOLS } from '../nodes/AbbyyVantage/agent/tools';
 import { FIXTURE } from '../test/simulator/simulator';
+import { importSmtpCredential } from './lib/approvals';
 import { check, finish } from './lib/checks';
 import {
 	choose,
@@ -261,6 +262,29 @@ async function expectOptionsOffered(
 		throw new Error(`Options missing: [${missing.join(', ')}]; offered: [${offered.join(', ')}]`);
 }
 
+/** Needs Review's rules, as its "Add Rule" list (the first collection of the panel) offers them. */
+const REVIEW_RULES = [
+	'Field Thresholds',
+	'Flag Rule Errors',
+	'Flag Uncertain Document Type',
+	'Flag Values Marked for Verification',
+	'Minimum Confidence (%)',
+	'Required Fields',
+	'Send to Second Output',
+];
+
+/** The panel shows Needs Review, and its list offers every rule and Send to Second Output. */
+async function expectReviewRules(page: Page, shot: string): Promise<void> {
+	const labels = await labelsWhen(page, (shown) => shown.includes('Needs Review'));
+	if (!labels.includes('Needs Review')) throw new Error(`no Needs Review: [${labels.join(', ')}]`);
+	const rules = await optionsOffered(
+		page,
+		async () => await page.screenshot({ path: join(ARTIFACTS, `${shot}.png`) }),
+	);
+	if (JSON.stringify(rules) !== JSON.stringify(REVIEW_RULES))
+		throw new Error(`Needs Review offers: [${rules.join(', ')}]`);
+}
+
 async function main(): Promise<void> {
 	if (!existsSync(CHROMIUM)) {
 		console.log(
@@ -272,6 +296,8 @@ async function main(): Promise<void> {
 	mkdirSync(ARTIFACTS, { recursive: true });
 	if (README_IMAGES) mkdirSync(README_IMAGES, { recursive: true });
 	const { instance, sim } = await setUp({ includeE2eWorkflows: false });
+	// The review example's e-mail step needs its credential to open clean; the check sends nothing.
+	await importSmtpCredential(instance, { port: 2525 });
 	const port = Number(instance.env.N8N_PORT);
 	const url = `http://127.0.0.1:${port}`;
 	// n8n's OAuth callback on the address the browser uses (its session cookie is for 127.0.0.1),
@@ -309,13 +335,16 @@ async function main(): Promise<void> {
 		const page = await context.newPage();
 
 		// The document and catalog-sync examples open with every node known and none flagged with
-		// issues (for catalog-sync: its saved Columns mapper is accepted as it is).
+		// issues (for catalog-sync: its saved Columns mapper is accepted as it is; for invoice-review:
+		// Ready and Needs Review drawn from its saved parameters, its e-mail step with the SMTP
+		// credential imported below).
 		for (const [id, file, nodes] of [
 			['vaExInvoices1', 'invoices-to-spreadsheet', 7],
 			['vaExEmail0001', 'email-attachments', 7],
 			['vaExMailSheet1', 'email-invoices-to-spreadsheet', 10],
 			['vaExSync00001', 'catalog-sync', 6],
 			['vaExCompleted', 'transaction-completed', 4],
+			['vaExReview001', 'invoice-review', 11],
 		] as const) {
 			await check(
 				`examples/${file}.json opens with its ${nodes} nodes and no node issues`,
@@ -618,14 +647,17 @@ async function main(): Promise<void> {
 			},
 		);
 		await check(
-			'Transaction → Process Document: the wait options read Wait Interval, Wait Interval Limit, Wait Timeout, together and in that order; Request Options has Request Timeout; Max Retries’ hint names Retry On Fail',
+			'Transaction → Process Document: Needs Review offers its rules and Send to Second Output; the wait options read Wait Interval, Wait Interval Limit, Wait Timeout, together and in that order, beside Include Document Text; Request Options has Request Timeout; Max Retries’ hint names Retry On Fail',
 			async () => {
 				await selectOption(page, 'resource', 'Transaction');
 				await selectOption(page, 'operation', 'Process Document');
+				// The collections in order: Needs Review (0), Options (1), Request Options (2).
+				await expectReviewRules(page, 'process-document-needs-review');
 				const options = await optionsOffered(
 					page,
 					async () =>
 						await page.screenshot({ path: join(ARTIFACTS, 'process-document-options.png') }),
+					1,
 				);
 				const waits = [
 					'Wait Interval (Seconds)',
@@ -635,11 +667,16 @@ async function main(): Promise<void> {
 				const at = options.indexOf(waits[0]);
 				if (at === -1 || JSON.stringify(options.slice(at, at + 3)) !== JSON.stringify(waits))
 					throw new Error(`Options: [${options.join(', ')}]`);
-				for (const name of ['Delete After Reading', 'Concurrency', 'Upload Method'])
+				for (const name of [
+					'Delete After Reading',
+					'Concurrency',
+					'Upload Method',
+					'Include Document Text',
+				])
 					if (!options.includes(name)) throw new Error(`no ${name}: [${options.join(', ')}]`);
 				if (options.some((o) => o.startsWith('Timeout') || o.endsWith('…')))
 					throw new Error(`Options: [${options.join(', ')}]`);
-				const request = await optionsOffered(page, async () => undefined, 1);
+				const request = await optionsOffered(page, async () => undefined, 2);
 				const wanted = [
 					'Max Retries',
 					'Max Retry Delay (Seconds)',
@@ -650,13 +687,27 @@ async function main(): Promise<void> {
 					throw new Error(`Request Options: [${request.join(', ')}]`);
 				const requestOptions = await openList(
 					page,
-					page.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]').nth(1),
+					page.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]').nth(2),
 				);
 				await chooseIn(page, requestOptions, 'Max Retries');
 				await labelsWhen(page, (shown) => shown.includes('Max Retries'));
 				await page.screenshot({ path: join(ARTIFACTS, 'process-document-max-retries.png') });
 				const text = await page.locator('[data-test-id="ndv"]').innerText();
 				if (!text.includes('Retry On Fail')) throw new Error('no hint naming Retry On Fail');
+			},
+		);
+		await check(
+			'Transaction → Get Results: Needs Review offers its rules and Send to Second Output; Options offer Include Document Text',
+			async () => {
+				await selectOption(page, 'operation', 'Get Results');
+				await expectReviewRules(page, 'get-results-needs-review');
+				const options = await optionsOffered(
+					page,
+					async () => await page.screenshot({ path: join(ARTIFACTS, 'get-results-options.png') }),
+					1,
+				);
+				for (const name of ['Include Document Text', 'Include Field Details'])
+					if (!options.includes(name)) throw new Error(`no ${name}: [${options.join(', ')}]`);
 			},
 		);
 		// Add and Sync map item fields to the chosen catalog's columns (resourceMapper). Every field

@@ -19,7 +19,10 @@
  * ABBYY Vantage Instant Trigger: the simulator's Custom activity runs the shipped script
  * (custom-activity/n8n-events.js) after Review and pushes each transaction to the main process's
  * webhook, which confirms it through the Vantage API; the workers run one execution per
- * transaction; a forged and a replayed event are refused there.
+ * transaction; a forged and a replayed event are refused there. Last, Process Document waiting for
+ * Manual Review without holding a worker (e2e/durableWaitQueue.ts): 20 executions wait in
+ * PostgreSQL while no worker runs anything, a worker is stopped, the reviews end and the other
+ * worker finishes all 20.
  * Ends with `N passed, M failed`; exit code 1 if anything failed.
  */
 import { randomUUID } from 'node:crypto';
@@ -75,6 +78,7 @@ import {
 	signedHeaders,
 } from './lib/push';
 import { CREDENTIAL, PACKAGE } from './lib/setup';
+import { durableWaitQueueChecks, QUEUE_WAITING } from './durableWaitQueue';
 
 type Json = Record<string, unknown>;
 
@@ -582,6 +586,9 @@ async function main(): Promise<void> {
 	// --- the package for every process, the credential and the workflows in PostgreSQL
 	t = Date.now();
 	console.log('[queue] building and packing the package');
+	// The token-lifetime phase's workflow calls the gate ($env.QUEUE_GATE_URL); WEBHOOK_URL is added
+	// once the main process has its port.
+	const clusterEnv: NodeJS.ProcessEnv = { QUEUE_GATE_URL: gate.url };
 	const tarball = packPackage(join(work, 'pack'));
 	for (const name of ['main', ...WORKERS]) installPackage(join(work, name), tarball, PACKAGE);
 	const cluster = new QueueCluster({
@@ -589,8 +596,7 @@ async function main(): Promise<void> {
 		packageName: PACKAGE,
 		postgresPort: pg.port,
 		redisPort: redis.port,
-		// The token-lifetime phase's workflow calls the gate ($env.QUEUE_GATE_URL).
-		env: { QUEUE_GATE_URL: gate.url },
+		env: clusterEnv,
 	});
 	await cluster.importCredentials([
 		...[CREDENTIAL, SHORT_TOKENS].map((c) => ({
@@ -620,6 +626,8 @@ async function main(): Promise<void> {
 	t = Date.now();
 	const main = await cluster.startMain();
 	timings['n8n main ready'] = seconds(main.startedInMs);
+	// Workers build a waiting execution's resume URL from WEBHOOK_URL: the main process's.
+	clusterEnv.WEBHOOK_URL = `${cluster.url}/`;
 	const workers = await Promise.all(
 		WORKERS.map(async (name) => await cluster.startWorker(name, WORKER_CONCURRENCY)),
 	);
@@ -1614,6 +1622,24 @@ async function main(): Promise<void> {
 		for (const secret of [FIXTURE.clientSecret, connected.refresh_token!, ...ssoSim.issuedTokens()])
 			assert(!text.includes(secret), `a secret (${secret.slice(0, 3)}…) is in the output`);
 	});
+
+	// --- Process Document waiting for Manual Review (e2e/durableWaitQueue.ts); last: it stops a worker
+	t = Date.now();
+	await durableWaitQueueChecks({
+		url: cluster.url,
+		pg,
+		redisPort: redis.port,
+		sim,
+		credential: CREDENTIAL,
+		workers: WORKERS.map((name) => ({ name, log: join(work, `${name}.log`) })),
+		stopWorker: async (name) => {
+			const worker = cluster.workers.get(name);
+			if (worker) await stop(worker.proc, 30_000);
+		},
+	});
+	timings[
+		`durable waits: ${QUEUE_WAITING} executions wait for review, a worker stopped, the other finishes them`
+	] = seconds(Date.now() - t);
 
 	// --- stop everything by process id
 	t = Date.now();

@@ -23,8 +23,14 @@ export const DELETE_TOOL = 'Delete_vendor_record';
 export const CLEAR_TOOL = 'Clear_catalog';
 export const FIND_TOOL = 'Find_vendor';
 
-/** Import the SMTP credential of the example into `instance`, pointed at `sink`. */
-export async function importSmtpCredential(instance: N8nInstance, sink: SmtpSink): Promise<void> {
+/**
+ * Import the SMTP credential of the examples (catalog-agent.json, invoice-review.json) into
+ * `instance`, pointed at `sink` (the editor check, which sends nothing, names a port only).
+ */
+export async function importSmtpCredential(
+	instance: N8nInstance,
+	sink: Pick<SmtpSink, 'port'>,
+): Promise<void> {
 	const file = join(RUN_DIR, 'smtp-credential.json');
 	writeJson(file, [
 		{

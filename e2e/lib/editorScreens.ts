@@ -47,6 +47,7 @@ const COMMON_HIDDEN = [
 	'Delete All Records',
 	'Output',
 	'Dry Run',
+	'Needs Review',
 ];
 
 function hiddenExcept(...shown: string[]): string[] {
@@ -149,15 +150,28 @@ const WRITTEN: Screen[] = [
 		slug: 'transaction-process-document',
 		resource: 'Transaction',
 		operation: 'Process Document',
-		shown: ['Skill', 'Input Files', 'Input Binary Fields', 'Transactions', 'Options'],
-		hidden: hiddenExcept('Skill', 'Input Files', 'Input Binary Fields', 'Transactions'),
+		shown: [
+			'Skill',
+			'Input Files',
+			'Input Binary Fields',
+			'Transactions',
+			'Needs Review',
+			'Options',
+		],
+		hidden: hiddenExcept(
+			'Skill',
+			'Input Files',
+			'Input Binary Fields',
+			'Transactions',
+			'Needs Review',
+		),
 	},
 	{
 		slug: 'transaction-process-document-all-files',
 		resource: 'Transaction',
 		operation: 'Process Document',
-		shown: ['Skill', 'Input Files', 'Transactions', 'Options'],
-		hidden: hiddenExcept('Skill', 'Input Files', 'Transactions'),
+		shown: ['Skill', 'Input Files', 'Transactions', 'Needs Review', 'Options'],
+		hidden: hiddenExcept('Skill', 'Input Files', 'Transactions', 'Needs Review'),
 		choose: { parameter: 'inputFiles', option: 'All Binary Fields' },
 	},
 	{
@@ -199,8 +213,8 @@ const WRITTEN: Screen[] = [
 		slug: 'transaction-get-results',
 		resource: 'Transaction',
 		operation: 'Get Results',
-		shown: ['Transaction ID', 'Options'],
-		hidden: hiddenExcept('Transaction ID'),
+		shown: ['Transaction ID', 'Needs Review', 'Options'],
+		hidden: hiddenExcept('Transaction ID', 'Needs Review'),
 	},
 	{
 		slug: 'transaction-download-file',

@@ -35,7 +35,8 @@ export class AbbyyVantage implements INodeType {
 		defaults: { name: 'ABBYY Vantage' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		// One output, or Ready and Needs Review when Get Results sends documents needing review apart.
+		// One output, or Ready and Needs Review when Get Results or Process Document sends documents
+		// needing review apart.
 		outputs: REVIEW_OUTPUTS,
 		credentials: actionCredentialDescriptions,
 		// On Manual Review → Resume When Vantage Pushes: the waiting execution's resume URL.

@@ -2,7 +2,7 @@
 /**
  * The ABBYY Vantage node's outputs, an expression of its parameters (params/needsReview.ts
  * REVIEW_OUTPUTS: Ready and Needs Review when Get Results sends documents needing review to a
- * second output), resolved as n8n resolves them (NodeHelpers.getNodeOutputs) by every n8n-workflow
+ * second output; Process Document as well), resolved as n8n resolves them (NodeHelpers.getNodeOutputs) by every n8n-workflow
  * line README names: 2.41 (n8n 2.x), 1.120.31 (n8n 1.123) and 1.83.0 (n8n 1.85). Each line must
  * give the same outputs, and the same as `hasReviewOutput`, which the node's execute routes by.
  */
@@ -48,17 +48,21 @@ const description = {
 			options: [
 				{ name: 'Get Results', value: 'getResults' },
 				{ name: 'Process Document', value: 'processDocument' },
+				{ name: 'Wait For Transaction', value: 'waitForTransaction' },
 			],
 			default: 'processDocument',
 		},
 		{
 			...needsReviewProperty({ secondOutput: true }),
-			displayOptions: { show: { resource: ['transaction'], operation: ['getResults'] } },
+			displayOptions: {
+				show: { resource: ['transaction'], operation: ['getResults', 'processDocument'] },
+			},
 		},
 	],
 } as unknown as INodeTypeDescription;
 
 const getResults = { resource: 'transaction', operation: 'getResults' };
+const processDocument = { resource: 'transaction', operation: 'processDocument' };
 const CASES: Array<{ parameters: INodeParameters; onError?: string }> = [
 	{ parameters: {} },
 	{ parameters: getResults },
@@ -69,11 +73,18 @@ const CASES: Array<{ parameters: INodeParameters; onError?: string }> = [
 		parameters: { ...getResults, needsReview: { secondOutput: true } },
 		onError: 'continueErrorOutput',
 	},
+	// Process Document, as Get Results.
+	{ parameters: { ...processDocument, needsReview: { minConfidence: 80 } } },
+	{ parameters: { ...processDocument, needsReview: { minConfidence: 80, secondOutput: true } } },
+	{
+		parameters: { ...processDocument, needsReview: { secondOutput: true } },
+		onError: 'continueErrorOutput',
+	},
 	// Another operation keeps one output, whatever Needs Review held before the switch.
 	{
 		parameters: {
 			...getResults,
-			operation: 'processDocument',
+			operation: 'waitForTransaction',
 			needsReview: { secondOutput: true },
 		},
 	},
@@ -128,6 +139,9 @@ describe('the node’s outputs as every n8n line resolves them', () => {
 			false,
 			false,
 			false,
+			false,
+			true,
+			true,
 			false,
 			true,
 			true,

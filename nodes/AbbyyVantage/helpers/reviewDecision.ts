@@ -36,6 +36,7 @@ export type ReviewReasonCode =
 	| 'ruleError'
 	| 'uncertainDocumentType'
 	| 'transactionFailed'
+	| 'manualReview'
 	| 'moreReasons';
 
 export interface ReviewReason extends IDataObject {
@@ -324,4 +325,24 @@ export function decideReview(input: ReviewInput, rules: ReviewRules): ReviewDeci
 		});
 	}
 	return { needsReview: reasons.length > 0, reviewReasons: reasons };
+}
+
+/**
+ * The decision for a transaction Vantage itself stopped for Manual Review (Process Document with
+ * On Manual Review → Output the Link, or waiting durably): it has no results yet, a person must
+ * look at it in Vantage (TransactionDto `manualReviewLink`, valid 168 h), whatever the rules.
+ */
+export function manualReviewDecision(transactionId: string, link: unknown): ReviewDecision {
+	return {
+		needsReview: true,
+		reviewReasons: [
+			{
+				reason: 'manualReview',
+				message:
+					typeof link === 'string' && link
+						? `Transaction ${transactionId} waits for Manual Review in Vantage: open manualReviewLink`
+						: `Transaction ${transactionId} waits for Manual Review in Vantage`,
+			},
+		],
+	};
 }

@@ -42,15 +42,17 @@ export const credentialDescriptions: INodeCredentialDescription[] = [
 
 /**
  * The ABBYY Vantage Event Secret API credential, for the operations that can wait for Vantage to
- * push (On Manual Review → Resume When Vantage Pushes): the resume URL accepts only events signed
- * with it. Optional: the operation asks for it when that choice is made.
+ * push (Process Document, Wait For Transaction: On Manual Review → Resume When Vantage Pushes):
+ * the resume URL accepts only events signed with it. Optional: the operation asks for it when that
+ * choice is made. Shown for the Transaction resource, not per operation: n8n's editor hides every
+ * parameter that a credential's displayOptions reach through another parameter (its
+ * isAuthRelatedParameter), and `operation` is shown by `resource`, so naming it here would hide
+ * the Resource picker.
  */
 const durableWaitCredential: INodeCredentialDescription = {
 	name: EVENT_SECRET,
 	required: false,
-	displayOptions: {
-		show: { resource: ['transaction'], operation: ['processDocument', 'waitForTransaction'] },
-	},
+	displayOptions: { show: { resource: ['transaction'] } },
 };
 
 /** The ABBYY Vantage node's credentials: the two sign-ins, and the Event Secret for durable waits. */

@@ -19,7 +19,10 @@ import { sortedOptions } from './collections';
  */
 
 /** The operations whose documents can leave on the second output (`resource.operation`). */
-export const REVIEW_OUTPUT_OPERATIONS = ['transaction.getResults'] as const;
+export const REVIEW_OUTPUT_OPERATIONS = [
+	'transaction.getResults',
+	'transaction.processDocument',
+] as const;
 
 /** The outputs' names, as the canvas shows them. */
 export const REVIEW_OUTPUT_NAMES = ['Ready', 'Needs Review'] as const;
@@ -58,7 +61,8 @@ export function hasReviewOutput(parameters: INodeParameters): boolean {
  * The node's outputs for a run whose first output is `outputs[0]`: unchanged without the review
  * output; with it, [Ready, Needs Review]: documents marked `needsReview`, and error items of
  * Continue On Fail (the If node sends those to `false`: a person looks at what could not be read),
- * to Needs Review; the rest, in order, to Ready. The items themselves are not changed.
+ * to Needs Review; the rest, in order, to Ready. The items themselves are not changed. Both
+ * `execute()` and the resume webhook of Process Document's durable wait route through it.
  */
 export function routeForReview(
 	ctx: NodeContext,

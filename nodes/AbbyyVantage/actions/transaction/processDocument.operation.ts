@@ -39,6 +39,8 @@ import {
 	type ResultsContext,
 } from '../../vantage/results';
 import { readResultOptions, resultOptions } from '../../params/resultOptions';
+import { needsReviewProperty, readNeedsReview } from '../../params/needsReview';
+import { manualReviewDecision } from '../../helpers/reviewDecision';
 import { imageProcessingOptions, readImageProcessing } from './imageProcessing';
 import { inputFilesProperties } from './inputFiles';
 import {
@@ -107,6 +109,7 @@ const properties: INodeProperties[] = [
 		options: choiceOptions(TRANSACTION_MODES),
 		default: 'perItem',
 	},
+	needsReviewProperty({ secondOutput: true }),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -165,6 +168,13 @@ function readPlan(
 	const parameters = readTransactionParameters(ctx, itemIndex, options);
 	const onManualReview = readOnManualReview(ctx, itemIndex, options);
 	if ((onManualReview === 'resume') !== (durable !== undefined)) throw mixedWait(ctx, itemIndex);
+	const review = readNeedsReview(
+		ctx,
+		itemIndex,
+		ctx.getNodeParameter('needsReview', itemIndex, {}),
+	);
+	if (onManualReview === 'resume' && review?.secondOutput)
+		throw reviewOutputOnResume(ctx, itemIndex);
 	return {
 		itemIndexes,
 		skillId: readSkillId(ctx, itemIndex),
@@ -179,8 +189,25 @@ function readPlan(
 		),
 		poll: readPollSettings(ctx, itemIndex, options, TRANSACTION_POLL),
 		onManualReview: onManualReview === 'resume' ? 'output' : onManualReview,
-		results: readResultOptions(ctx, itemIndex, options),
+		results: {
+			...readResultOptions(ctx, itemIndex, options),
+			review: review?.rules,
+		},
 	};
+}
+
+/**
+ * A node that resumes from a push outputs what its webhook returns; n8n 1.x engines pass on only
+ * the first output of a resumed node (n8n-io/n8n#31714 fixed it in 2.x), and the node cannot tell
+ * which engine runs it: documents sent to Needs Review would be lost there without a word.
+ */
+function reviewOutputOnResume(ctx: IExecuteFunctions, itemIndex: number): Error {
+	return invalid(
+		ctx,
+		itemIndex,
+		'Needs Review → Send to Second Output cannot be used with On Manual Review → Resume When Vantage Pushes',
+		'n8n 1.x passes on only the first output of a node that resumes, so documents needing review could be lost. Turn Send to Second Output off (every document is still marked "needsReview", with "reviewReasons") and follow the node with an If on needsReview.',
+	);
 }
 
 /** On Manual Review → Resume When Vantage Pushes is one wait: every item or none. */
@@ -333,8 +360,12 @@ async function launchAndWait(
 	}
 }
 
-/** A transaction waiting in Manual Review, as On Manual Review → Output the Link gives it. */
-function reviewItem({ transactionId, waited, upload }: Launched): ItemOutput {
+/**
+ * A transaction waiting in Manual Review, as On Manual Review → Output the Link gives it. With
+ * Needs Review rules it needs review (`manualReview`), whatever the rules: a person must look at it
+ * in Vantage, and Send to Second Output sends it to Needs Review with its link.
+ */
+function reviewItem({ plan, transactionId, waited, upload }: Launched): ItemOutput {
 	const { info } = waited;
 	return {
 		json: {
@@ -346,6 +377,9 @@ function reviewItem({ transactionId, waited, upload }: Launched): ItemOutput {
 			polls: waited.polls,
 			failedPolls: waited.failedPolls,
 			...upload,
+			...(plan.results.review && waited.stoppedForReview
+				? manualReviewDecision(transactionId, info.manualReviewLink)
+				: {}),
 		},
 	};
 }

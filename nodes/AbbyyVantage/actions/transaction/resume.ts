@@ -22,6 +22,7 @@ import {
 	type ResumeContext,
 	type WaitEntry,
 } from './durableWait';
+import { routeForReview } from '../../params/needsReview';
 import * as processDocument from './processDocument.operation';
 import * as waitForTransaction from './waitForTransaction.operation';
 
@@ -241,7 +242,10 @@ export async function resume(ctx: IWebhookFunctions): Promise<IWebhookResponseDa
 		return { noWebhookResponse: true };
 	}
 	ctx.logger.info(`${node}: ${describe(event, executionId)} resumes it`);
-	return { noWebhookResponse: true, workflowData: [outcome.resumed] };
+	// Routed as execute() routes: with Needs Review → Send to Second Output, [Ready, Needs Review].
+	// n8n puts these outputs on the resumed node (webhook-helpers prepareExecutionData); engines
+	// before n8n-io/n8n#31714 (every 1.x) pass on the first alone (docs/needs-review.md).
+	return { noWebhookResponse: true, workflowData: routeForReview(ctx, [outcome.resumed]) };
 }
 
 /**
