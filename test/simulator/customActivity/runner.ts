@@ -135,9 +135,13 @@ export class ScriptRunner {
 	private readonly queue: Run[] = [];
 	private nextId = 1;
 	private stopped = false;
+	// A connection per request: a kept-alive socket that n8n closed while idle (its keep-alive
+	// timeout) failed the next script's request with ECONNRESET, a failure of the simulator's
+	// client, not of the script (a pooling client, such as .NET's, sends such a request again on a
+	// new connection).
 	private readonly agents = {
-		http: new HttpAgent({ keepAlive: true }),
-		https: new HttpsAgent({ keepAlive: true }),
+		http: new HttpAgent({ keepAlive: false }),
+		https: new HttpsAgent({ keepAlive: false }),
 	};
 
 	constructor(private readonly concurrency = 4) {}
