@@ -1,5 +1,4 @@
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IWebhookFunctions,
 	IWebhookResponseData,
@@ -21,8 +20,8 @@ import {
 	type Confirmation,
 	type DeliverySettings,
 } from '../AbbyyVantage/vantage/confirmation';
-import { EVENT_SECRET, secretsOf } from '../AbbyyVantage/vantage/eventSecret';
-import { checkEvent, type PushedEvent } from '../AbbyyVantage/vantage/pushedEvents';
+import { answerPush, checkPushedRequest } from '../AbbyyVantage/vantage/eventSecret';
+import type { PushedEvent } from '../AbbyyVantage/vantage/pushedEvents';
 
 /** The wait for Vantage to show the pushed transaction's state: a check at once, then backing off. */
 const CONFIRMATION_POLL: PollDefaults = {
@@ -93,27 +92,10 @@ function describe(event: PushedEvent): string {
  * execution for a webhook that throws.
  */
 export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const res = ctx.getResponseObject();
-	const req = ctx.getRequestObject();
-	const answer = (status: number, body: IDataObject): IWebhookResponseData => {
-		res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-		res.end(JSON.stringify(body));
-		return { noWebhookResponse: true };
-	};
+	const answer = (status: number, body: IDataObject): IWebhookResponseData =>
+		answerPush(ctx, status, body);
 	const node = ctx.getNode().name;
-
-	let credentials: ICredentialDataDecryptedObject | undefined;
-	try {
-		credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(EVENT_SECRET);
-	} catch (error) {
-		ctx.logger.warn(`${node}: the Event Secret credential cannot be read (${plainMessage(error)})`);
-		credentials = undefined;
-	}
-	const verdict = checkEvent(
-		{ headers: req.headers, rawBody: req.rawBody, body: req.body },
-		secretsOf(credentials),
-		Date.now(),
-	);
+	const verdict = await checkPushedRequest(ctx);
 	if (!verdict.ok) {
 		ctx.logger.info(`${node}: refused a push with ${verdict.status}: ${verdict.reason}`);
 		return answer(verdict.status, { status: 'refused', message: verdict.reason });

@@ -2,8 +2,14 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
+	IDataObject,
 	INodeCredentialTestResult,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
+
+import { plainMessage } from '../helpers/errors';
+import { checkEvent, type Verdict } from './pushedEvents';
 
 /**
  * The ABBYY Vantage Event Secret API credential (credentials/AbbyyVantageEventSecretApi.credentials.ts):
@@ -53,4 +59,41 @@ export async function testEventSecret(
 	return problem
 		? { status: 'Error', message: problem }
 		: { status: 'OK', message: 'The secret can sign events' };
+}
+
+/**
+ * Answer a pushed request through n8n's response object, as JSON; n8n then sends nothing of its
+ * own (`noWebhookResponse`).
+ */
+export function answerPush(
+	ctx: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
+	const res = ctx.getResponseObject();
+	res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+	res.end(JSON.stringify(body));
+	return { noWebhookResponse: true };
+}
+
+/**
+ * The request of this webhook call checked as a pushed event (./pushedEvents.ts), with the Event
+ * Secret credential's secrets. A credential that cannot be read gives no secret: every signature
+ * is refused, and n8n's log says why.
+ */
+export async function checkPushedRequest(ctx: IWebhookFunctions): Promise<Verdict> {
+	const req = ctx.getRequestObject();
+	let credentials: ICredentialDataDecryptedObject | undefined;
+	try {
+		credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(EVENT_SECRET);
+	} catch (error) {
+		ctx.logger.warn(
+			`${ctx.getNode().name}: the Event Secret credential cannot be read (${plainMessage(error)})`,
+		);
+	}
+	return checkEvent(
+		{ headers: req.headers, rawBody: req.rawBody, body: req.body },
+		secretsOf(credentials),
+		Date.now(),
+	);
 }

@@ -1,5 +1,4 @@
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	INodeExecutionData,
 	IWebhookDescription,
@@ -12,8 +11,8 @@ import { plainMessage } from '../../helpers/errors';
 import type { PollSettings } from '../../helpers/polling';
 import { VantageClient, isWaitHiccup } from '../../transport';
 import { watchTransaction } from '../../vantage/confirmation';
-import { EVENT_SECRET, secretsOf } from '../../vantage/eventSecret';
-import { checkEvent, type PushedEvent } from '../../vantage/pushedEvents';
+import { answerPush, checkPushedRequest } from '../../vantage/eventSecret';
+import type { PushedEvent } from '../../vantage/pushedEvents';
 import { FINAL_STATUSES, Transactions, type TransactionInfo } from '../../vantage/transactions';
 import {
 	recordOf,
@@ -167,28 +166,11 @@ function describe(event: PushedEvent, executionId: string): string {
 }
 
 export async function resume(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const res = ctx.getResponseObject();
-	const req = ctx.getRequestObject();
-	const answer = (status: number, body: IDataObject): IWebhookResponseData => {
-		res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-		res.end(JSON.stringify(body));
-		return { noWebhookResponse: true };
-	};
+	const answer = (status: number, body: IDataObject): IWebhookResponseData =>
+		answerPush(ctx, status, body);
 	const node = ctx.getNode().name;
 	const executionId = String(ctx.getExecutionId() ?? '');
-
-	let credentials: ICredentialDataDecryptedObject | undefined;
-	try {
-		credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(EVENT_SECRET);
-	} catch (error) {
-		ctx.logger.warn(`${node}: the Event Secret credential cannot be read (${plainMessage(error)})`);
-		credentials = undefined;
-	}
-	const verdict = checkEvent(
-		{ headers: req.headers, rawBody: req.rawBody, body: req.body },
-		secretsOf(credentials),
-		Date.now(),
-	);
+	const verdict = await checkPushedRequest(ctx);
 	if (!verdict.ok) {
 		ctx.logger.info(
 			`${node}: refused a push to execution ${executionId} with ${verdict.status}: ${verdict.reason}`,
