@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test harness: a loopback HTTP server stands in for n8n's waiting-webhook endpoint */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test harness: a loopback HTTP server stands in for n8n's waiting-webhook endpoint */
 /**
  * Executions that wait, run as n8n runs them (n8n 2.41: WorkflowExecute, WaitingWebhooks,
  * WebhookHelpers.executeWebhook; 1.123 and 1.85 differ where marked): the ABBYY Vantage node runs in

@@ -7,7 +7,7 @@ import { binaryFile, fileItem, invoiceText } from '../../helpers/binary';
 import { useSimulator } from '../../helpers/fixture';
 import { nodeParams, processParams } from '../../helpers/params';
 /** The secret the shipped script signs with (custom-activity/n8n-events.js, SECRET_NAME). */
-const SECRET_NAME = 'n8n-events-secret';
+const SIGNING_VARIABLE = 'n8n-events-secret';
 import type { VantageSimulator } from '../../simulator/simulator';
 
 /**
@@ -44,7 +44,7 @@ async function n8nWith(
 
 function placeScript(sim: VantageSimulator, secret: string): void {
 	sim.configureCustomActivity({ placements: ['afterReview'], allowPlainHttpOnLoopback: true });
-	sim.setSecrets({ [SECRET_NAME]: secret });
+	sim.setSecrets({ [SIGNING_VARIABLE]: secret });
 }
 
 const invoice = (number: string) =>
@@ -72,10 +72,10 @@ function waitingIds(n8n: WaitingN8n, execution: Execution): string[] {
  * but sends nothing (no secret in the tenant), and the transaction ends Processed.
  */
 async function finishReviewUnheard(transactionId: string): Promise<void> {
-	f.sim.setSecrets({ [SECRET_NAME]: null });
+	f.sim.setSecrets({ [SIGNING_VARIABLE]: null });
 	f.sim.completeTransaction(transactionId);
 	await f.sim.customActivitiesSettled();
-	f.sim.setSecrets({ [SECRET_NAME]: secrets!.secret });
+	f.sim.setSecrets({ [SIGNING_VARIABLE]: secrets!.secret });
 }
 
 /** Finish the review of `transactionId`: the script after Review posts to the resume URL. */
