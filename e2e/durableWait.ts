@@ -342,6 +342,13 @@ export async function durableWaitChecks(ctx: DurableContext): Promise<void> {
 		sim.scriptNextTransaction({ processing: { ms: 300 } });
 		const straight = `DW-S-${started}`;
 		equal(await call(path, straight), 200, 'webhook answer');
+		// The webhook answers before its execution runs: the queued script goes to whichever
+		// transaction starts next, so the others start once this one has come out.
+		await until(
+			async () => await byLabel(durableId),
+			(m) => m.get(straight)?.[0]?.status === 'success',
+			60_000,
+		);
 		// Then the executions that wait.
 		const labels = Array.from({ length: WAITING }, (_, i) => `DW-${i}-${started}`);
 		for (const label of labels) equal(await call(path, label), 200, `webhook answer (${label})`);
