@@ -21,7 +21,6 @@ import {
 	type ResumeContext,
 	type WaitEntry,
 } from './durableWait';
-import { routeForReview } from '../../params/needsReview';
 import * as processDocument from './processDocument.operation';
 import * as waitForTransaction from './waitForTransaction.operation';
 
@@ -224,10 +223,9 @@ export async function resume(ctx: IWebhookFunctions): Promise<IWebhookResponseDa
 		return { noWebhookResponse: true };
 	}
 	ctx.logger.info(`${node}: ${describe(event, executionId)} resumes it`);
-	// Routed as execute() routes: with Needs Review → Send to Second Output, [Ready, Needs Review].
-	// n8n puts these outputs on the resumed node (webhook-helpers prepareExecutionData); engines
-	// before n8n-io/n8n#31714 (every 1.x) pass on the first alone (docs/needs-review.md).
-	return { noWebhookResponse: true, workflowData: routeForReview(ctx, [outcome.resumed]) };
+	// One output: Process Document refuses Send to Second Output with this wait, since n8n 1.x
+	// passes on only a resumed node's first output (docs/needs-review.md).
+	return { noWebhookResponse: true, workflowData: [outcome.resumed] };
 }
 
 /**
