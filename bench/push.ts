@@ -13,7 +13,18 @@
  * (c) 1 000 transactions completing within a minute, pushed: executions stored (each transaction
  *     exactly once), the script's answers, the time to drain, and the peak memory of n8n's main
  *     process, in a 1 GiB memory cgroup and without a limit (section 13's burst, polled, beside it).
+ *
+ * BENCH_PUSH_PARTS (comma-separated; default `latency,burst`): `latency` is (a) and (b), `burst`
+ * is (c), `control` is (c)'s control: the same minute of requests posted straight to n8n's own
+ * Webhook node, what n8n itself takes at that rate.
+ *
+ * Diagnostics (not in the report's defaults): BENCH_N8N_ENV, a JSON object of environment
+ * variables for the burst's n8n (for example `{"N8N_EXPRESSION_ENGINE":"legacy"}`);
+ * BENCH_WEBHOOK_VERSION=1 runs the control with the Webhook node's version 1, whose requests n8n
+ * 2.x gives an expression isolate as it does every other trigger's.
  */
+import { randomUUID } from 'node:crypto';
+
 import type { N8nInstance } from '../e2e/lib/n8n';
 import {
 	createApiKey,
@@ -63,6 +74,17 @@ export const PUSH = {
 };
 
 const POLLED = 'Completed, polled';
+
+/** `label` with what BENCH_N8N_ENV sets, if anything. */
+function withEnv(label: string): string {
+	const set = Object.entries(extraEnv()).map(([name, value]) => `${name}=${value}`);
+	return set.length ? `${label}, ${set.join(', ')}` : label;
+}
+
+/** BENCH_N8N_ENV: more environment for the burst's n8n (a diagnostic; see the header). */
+function extraEnv(): Record<string, string> {
+	return JSON.parse(process.env.BENCH_N8N_ENV ?? '{}') as Record<string, string>;
+}
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `promise`, or a rejection after `ms`: an n8n whose database is jammed may never answer. */
@@ -408,7 +430,7 @@ export async function pushBurst(
 	instance: N8nInstance,
 	where: Placement,
 ): Promise<PushBurst> {
-	const env = { ...instance.env, ...where.env };
+	const env = { ...instance.env, ...where.env, ...extraEnv() };
 	delete env.DB_SQLITE_POOL_SIZE;
 	where.cgroup?.reset();
 	const server = await startN8nServer({ ...instance, env }, {}, where.cgroup);
@@ -511,7 +533,7 @@ export async function pushBurst(
 			requestsPer[r.route] = (requestsPer[r.route] ?? 0) + 1 / PUSH.burst;
 		}
 		return {
-			where: where.label,
+			where: withEnv(where.label),
 			survived,
 			...peaks,
 			containerPeakMB: where.cgroup?.peakMB(),
@@ -535,6 +557,153 @@ export async function pushBurst(
 	} finally {
 		memory.stop();
 		await tearDownPush(simUrl).catch(() => undefined);
+		await stopN8nServer(server);
+	}
+}
+
+/**
+ * The control of (c): the same 1 000 requests over a minute, plain small JSON posts straight to
+ * n8n's own Webhook node (then the same Edit Fields node), in a fresh `n8n start` with no memory
+ * limit. What n8n itself takes at this rate, with nothing of this package in the request.
+ */
+export async function webhookControl(instance: N8nInstance, where: Placement): Promise<PushBurst> {
+	const env = { ...instance.env, ...where.env, ...extraEnv() };
+	delete env.DB_SQLITE_POOL_SIZE;
+	where.cgroup?.reset();
+	const server = await startN8nServer({ ...instance, env }, {}, where.cgroup);
+	const memory = watchMemory(server.child.pid);
+	let survived = true;
+	void server.exited.then(() => (survived = false));
+	const node = 'Webhook';
+	try {
+		const cookie = await signIn(server.url);
+		const session: Session = {
+			url: server.url,
+			cookie,
+			apiKey: await createApiKey(server.url, cookie),
+		};
+		const path = `control-${Date.now()}`;
+		const created = await publicApi<Json>(session.url, session.apiKey, 'POST', '/workflows', {
+			name: 'Bench: Webhook node control',
+			nodes: [
+				{
+					id: 'control-webhook',
+					name: node,
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: Number(process.env.BENCH_WEBHOOK_VERSION ?? 2),
+					position: [0, 0],
+					webhookId: randomUUID(),
+					parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+				},
+				{
+					...fields('control'),
+					position: [200, 0],
+					parameters: {
+						assignments: {
+							assignments: [
+								{
+									id: 'a1',
+									name: 'transaction',
+									type: 'string',
+									value: '={{ $json.body.transactionId }}',
+								},
+							],
+						},
+						options: {},
+					},
+				},
+			],
+			connections: { [node]: { main: [[{ node: 'Fields', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		});
+		const id = String(created.id);
+		await publicApi(session.url, session.apiKey, 'POST', `/workflows/${id}/activate`);
+		const began = Date.now();
+		const ids: string[] = [];
+		const answers: Record<string, number> = {};
+		const posts: Array<Promise<void>> = [];
+		for (let i = 0; i < PUSH.burst; i++) {
+			const due = began + (i * PUSH.burstForMs) / PUSH.burst;
+			if (due > Date.now()) await sleep(due - Date.now());
+			const transactionId = randomUUID();
+			ids.push(transactionId);
+			posts.push(
+				fetch(`${server.url}/webhook/${path}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ specVersion: 1, transactionId, eventId: `${transactionId}.x` }),
+					signal: AbortSignal.timeout(60_000),
+				}).then(
+					async (res) => {
+						await res.arrayBuffer();
+						answers[String(res.status)] = (answers[String(res.status)] ?? 0) + 1;
+					},
+					() => void (answers['no answer'] = (answers['no answer'] ?? 0) + 1),
+				),
+			);
+		}
+		await Promise.all(posts);
+		const completedInMs = Date.now() - began;
+		let last = -1;
+		let lastPending = -1;
+		let stableSince = Date.now();
+		let answeredAt = Date.now();
+		let pendingPeak = 0;
+		while (survived && Date.now() - began < 10 * 60_000) {
+			await sleep(1000);
+			const counted = await Promise.all([
+				count(session, id, ALL),
+				count(session, id, PENDING),
+			]).catch(() => undefined);
+			if (!counted) {
+				if (Date.now() - answeredAt > 120_000) break;
+				continue;
+			}
+			answeredAt = Date.now();
+			const [total, pending] = counted;
+			pendingPeak = Math.max(pendingPeak, pending);
+			if (total !== last || pending !== lastPending) {
+				[last, lastPending, stableSince] = [total, pending, Date.now()];
+				continue;
+			}
+			const still = Date.now() - stableSince;
+			if ((pending === 0 && still > 3000) || still > 60_000) break;
+		}
+		const peaks = memory.stop();
+		const stored = survived ? await executionsOf(session, id) : undefined;
+		const executions = stored ?? [];
+		const started = new Map<string, number[]>();
+		const statuses: Record<string, number> = {};
+		let lastStop = began;
+		for (const execution of executions) {
+			statuses[execution.status] = (statuses[execution.status] ?? 0) + 1;
+			if (execution.stoppedAt) lastStop = Math.max(lastStop, Date.parse(execution.stoppedAt));
+			for (const json of triggerItems(execution, node)) {
+				const tx = String((json.body as Json | undefined)?.transactionId);
+				started.set(tx, [...(started.get(tx) ?? []), Date.parse(String(execution.startedAt))]);
+			}
+		}
+		const wanted = new Set(ids);
+		return {
+			where: `${withEnv(where.label)}: n8n's own Webhook node${process.env.BENCH_WEBHOOK_VERSION === '1' ? ' version 1' : ''} (control)`,
+			survived,
+			...peaks,
+			containerPeakMB: where.cgroup?.peakMB(),
+			executions: executions.length,
+			statuses,
+			missing: ids.filter((tx) => !started.has(tx)).length,
+			twice: [...started].filter(([tx, at]) => wanted.has(tx) && at.length > 1).length,
+			foreign: [...started.keys()].filter((tx) => !wanted.has(tx)).length,
+			completedInMs,
+			drainMs: lastStop - began,
+			pendingPeak,
+			latency: [],
+			answers,
+			requestsPer: {},
+			answered: stored !== undefined,
+		};
+	} finally {
+		memory.stop();
 		await stopN8nServer(server);
 	}
 }
@@ -571,38 +740,55 @@ export async function pushSection(
 	where: Record<HeapSetting, Placement>,
 ): Promise<PushResult> {
 	await control(simUrl, 'POST', 'latency', { ms: 0 });
-	const { latencies, idle } = await latencyAndIdle(simUrl, instance);
+	// BENCH_PUSH_PARTS=burst measures (c) alone (re-measuring the burst after a change).
+	const parts = process.env.BENCH_PUSH_PARTS?.split(',').map((s) => s.trim()) ?? [
+		'latency',
+		'burst',
+	];
+	const { latencies, idle } = parts.includes('latency')
+		? await latencyAndIdle(simUrl, instance)
+		: { latencies: undefined, idle: undefined };
 	process.stdout.write('.');
 	const bursts: PushBurst[] = [];
-	for (const heap of ['oneGigabyte', 'machine'] as const) {
+	for (const heap of parts.includes('burst') ? (['oneGigabyte', 'machine'] as const) : []) {
 		const burst = await pushBurst(simUrl, instance, where[heap]);
 		bursts.push(burst);
 		console.log(`\n   (push, (c): ${JSON.stringify({ ...burst, latency: undefined })})`);
 	}
+	// BENCH_PUSH_PARTS=control: n8n's own Webhook node at the same rate (what n8n itself takes).
+	for (const heap of parts.includes('control') ? (['oneGigabyte', 'machine'] as const) : []) {
+		const burst = await webhookControl(instance, where[heap]);
+		bursts.push(burst);
+		console.log(`\n   (push, (c) control: ${JSON.stringify(burst)})`);
+	}
 	console.log(' real n8n pushed events');
-	const perHour = (n: number) => fmt((n / idle.minutes) * 60);
+	const perHour = (n: number) => fmt((n / (idle?.minutes ?? NaN)) * 60);
 	return {
 		latencies,
 		idle,
 		bursts,
 		rows: {
-			latency: [
-				latencyRow(
-					'ABBYY Vantage Instant Trigger (pushed by the Custom activity)',
-					latencies.push,
-					latencies.missing.push,
-					PUSH.p95GoalMs,
-				),
-				latencyRow(
-					'ABBYY Vantage Trigger, Poll Times: Every Minute (its shortest)',
-					latencies.poll,
-					latencies.missing.poll,
-				),
-			].join('\n'),
-			idle: [
-				`| ABBYY Vantage Instant Trigger | ${idle.pushRequests} | ${perHour(idle.pushRequests)} |`,
-				`| ABBYY Vantage Trigger, Every Minute (${idle.polls} polls, each one list request: its Look Back held fewer than 1 000 transactions) | ${idle.pollRequests} | ${perHour(idle.pollRequests)} |`,
-			].join('\n'),
+			latency: !latencies
+				? ''
+				: [
+						latencyRow(
+							'ABBYY Vantage Instant Trigger (pushed by the Custom activity)',
+							latencies.push,
+							latencies.missing.push,
+							PUSH.p95GoalMs,
+						),
+						latencyRow(
+							'ABBYY Vantage Trigger, Poll Times: Every Minute (its shortest)',
+							latencies.poll,
+							latencies.missing.poll,
+						),
+					].join('\n'),
+			idle: !idle
+				? ''
+				: [
+						`| ABBYY Vantage Instant Trigger | ${idle.pushRequests} | ${perHour(idle.pushRequests)} |`,
+						`| ABBYY Vantage Trigger, Every Minute (${idle.polls} polls, each one list request: its Look Back held fewer than 1 000 transactions) | ${idle.pollRequests} | ${perHour(idle.pollRequests)} |`,
+					].join('\n'),
 			burst: bursts.map((b) => burstRow(b, 1024)).join('\n'),
 		},
 	};
