@@ -21,7 +21,8 @@
  * Diagnostics (not in the report's defaults): BENCH_N8N_ENV, a JSON object of environment
  * variables for the burst's n8n (for example `{"N8N_EXPRESSION_ENGINE":"legacy"}`);
  * BENCH_WEBHOOK_VERSION=1 runs the control with the Webhook node's version 1, whose requests n8n
- * 2.x gives an expression isolate as it does every other trigger's.
+ * 2.x gives an expression isolate as it does every other trigger's; BENCH_CONTROL_GROUP=16 sends
+ * the control's posts 16 at a time at the same average rate.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -622,8 +623,10 @@ export async function webhookControl(instance: N8nInstance, where: Placement): P
 		const ids: string[] = [];
 		const answers: Record<string, number> = {};
 		const posts: Array<Promise<void>> = [];
+		// BENCH_CONTROL_GROUP=n: the posts leave n at a time (as pushes from n script workers may).
+		const group = Math.max(1, Number(process.env.BENCH_CONTROL_GROUP ?? 1));
 		for (let i = 0; i < PUSH.burst; i++) {
-			const due = began + (i * PUSH.burstForMs) / PUSH.burst;
+			const due = began + (Math.floor(i / group) * group * PUSH.burstForMs) / PUSH.burst;
 			if (due > Date.now()) await sleep(due - Date.now());
 			const transactionId = randomUUID();
 			ids.push(transactionId);
@@ -685,7 +688,7 @@ export async function webhookControl(instance: N8nInstance, where: Placement): P
 		}
 		const wanted = new Set(ids);
 		return {
-			where: `${withEnv(where.label)}: n8n's own Webhook node${process.env.BENCH_WEBHOOK_VERSION === '1' ? ' version 1' : ''} (control)`,
+			where: `${withEnv(where.label)}: n8n's own Webhook node${process.env.BENCH_WEBHOOK_VERSION === '1' ? ' version 1' : ''} (control${process.env.BENCH_CONTROL_GROUP ? `, posts ${process.env.BENCH_CONTROL_GROUP} at a time` : ''})`,
 			survived,
 			...peaks,
 			containerPeakMB: where.cgroup?.peakMB(),
