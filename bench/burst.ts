@@ -20,13 +20,7 @@ import {
 import type { N8nInstance } from '../e2e/lib/n8n';
 import { CREDENTIAL } from '../e2e/lib/setup';
 import { control, fmt, requestLog } from './measure';
-import {
-	startN8nServer,
-	stopN8nServer,
-	watchMemory,
-	type HeapSetting,
-	type Placement,
-} from './realN8n';
+import { startInPlacement, stopN8nServer, type HeapSetting, type Placement } from './realN8n';
 
 export const BURST = {
 	transactions: 1500,
@@ -152,13 +146,7 @@ export async function burstRun(
 	where: Placement,
 ): Promise<BurstRun> {
 	// n8n's defaults: the bench's instance pins the SQLite pool for its CLI runs; here n8n's own.
-	const env = { ...instance.env, ...where.env };
-	delete env.DB_SQLITE_POOL_SIZE;
-	where.cgroup?.reset();
-	const server = await startN8nServer({ ...instance, env }, {}, where.cgroup);
-	const memory = watchMemory(server.child.pid);
-	let survived = true;
-	void server.exited.then(() => (survived = false));
+	const { server, memory, alive } = await startInPlacement(instance, where);
 	const batch = `bench-burst-${mode}-${Date.now()}`;
 	try {
 		const cookie = await signIn(server.url);
@@ -192,7 +180,7 @@ export async function burstRun(
 		let last = -1;
 		let stableSince = Date.now();
 		let pendingPeak = 0;
-		while (survived && Date.now() - seededAt < 15 * 60_000) {
+		while (alive() && Date.now() - seededAt < 15 * 60_000) {
 			await sleep(1000);
 			const [total, pending] = await Promise.all([
 				count(server.url, cookie, id, ALL),
@@ -204,7 +192,7 @@ export async function burstRun(
 		}
 		const peaks = memory.stop();
 		await publicApi(server.url, apiKey, 'POST', `/workflows/${id}/deactivate`).catch(() => {});
-		const executions = survived ? await storedExecutions(server.url, apiKey, id, true) : [];
+		const executions = alive() ? await storedExecutions(server.url, apiKey, id, true) : [];
 		const seen = new Map<string, number>();
 		const statuses: Record<string, number> = {};
 		let lastStop = seededAt;
@@ -220,7 +208,7 @@ export async function burstRun(
 		return {
 			mode,
 			where: where.label,
-			survived,
+			survived: alive(),
 			...peaks,
 			containerPeakMB: where.cgroup?.peakMB(),
 			executions: executions.length,

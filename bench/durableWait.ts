@@ -34,13 +34,14 @@ import {
 	activate,
 	createEventSecret,
 	deactivate,
+	openSession,
 	randomSecret,
 	SECRET_NAME,
 	URL_NAME,
 	type CredentialRef,
 	type Session,
 } from '../e2e/lib/push';
-import { createApiKey, signIn, startServer, stopServer } from '../e2e/lib/server';
+import { startServer, stopServer } from '../e2e/lib/server';
 import { CREDENTIAL, PACKAGE } from '../e2e/lib/setup';
 import { FIXTURE, fixtureCredentialData, VantageSimulator } from '../test/simulator/simulator';
 
@@ -414,12 +415,7 @@ export async function durableWaitBench(): Promise<DurableFigures> {
 		}
 	}, 200);
 	try {
-		const cookie = await signIn(server.url);
-		const session: Session = {
-			url: server.url,
-			cookie,
-			apiKey: await createApiKey(server.url, cookie),
-		};
+		const session = await openSession(server.url);
 		const eventSecret = await createEventSecret(session, 'ABBYY Vantage events (bench)', secret);
 		const modes: ModeFigures[] = [];
 		for (const mode of ['resume', 'wait'] as Mode[]) {

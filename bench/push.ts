@@ -27,31 +27,26 @@
 import { randomUUID } from 'node:crypto';
 
 import type { N8nInstance } from '../e2e/lib/n8n';
-import {
-	createApiKey,
-	publicApi,
-	rest,
-	signIn,
-	storedExecutions,
-	type StoredExecution,
-} from '../e2e/lib/server';
+import { publicApi, rest, storedExecutions, type StoredExecution } from '../e2e/lib/server';
 import { CREDENTIAL } from '../e2e/lib/setup';
 import {
 	EVENT_SECRET_TYPE,
 	INSTANT_NODE,
 	instantWorkflow,
+	openSession,
 	triggerItems,
 	productionUrl,
 	randomSecret,
 	SECRET_NAME,
 	URL_NAME,
+	type Session,
 } from '../e2e/lib/push';
 import { FIXTURE } from '../test/simulator/simulator';
 import { control, fmt, requestLog, type LogEntry } from './measure';
 import {
+	startInPlacement,
 	startN8nServer,
 	stopN8nServer,
-	watchMemory,
 	type HeapSetting,
 	type Placement,
 } from './realN8n';
@@ -110,7 +105,7 @@ export function percentile(values: number[], p: number): number {
 }
 
 /** An Edit Fields node after each trigger, as section 13's burst workflow has one. */
-function fields(name: string): Json {
+function fields(name: string, value = '={{ $json.transactionId }}'): Json {
 	return {
 		id: `${name}-fields`,
 		name: 'Fields',
@@ -118,19 +113,11 @@ function fields(name: string): Json {
 		typeVersion: 3.4,
 		parameters: {
 			assignments: {
-				assignments: [
-					{ id: 'a1', name: 'transaction', type: 'string', value: '={{ $json.transactionId }}' },
-				],
+				assignments: [{ id: 'a1', name: 'transaction', type: 'string', value }],
 			},
 			options: {},
 		},
 	};
-}
-
-interface Session {
-	url: string;
-	cookie: string;
-	apiKey: string;
 }
 
 /**
@@ -245,12 +232,16 @@ const ALL = ['canceled', 'crashed', 'error', 'new', 'running', 'success', 'unkno
 const PENDING = ['new', 'running'];
 
 /** The transaction each execution was started for, and when it started. */
-function starts(executions: StoredExecution[], node: string): Map<string, number[]> {
+function starts(
+	executions: StoredExecution[],
+	node: string,
+	idOf: (json: Json) => unknown = (json) => json.transactionId,
+): Map<string, number[]> {
 	const by = new Map<string, number[]>();
 	for (const execution of executions) {
 		// An execution n8n stored and has not run yet counts: its transaction was handed over.
 		for (const json of triggerItems(execution, node)) {
-			const id = String(json.transactionId);
+			const id = String(idOf(json));
 			by.set(id, [...(by.get(id) ?? []), Date.parse(String(execution.startedAt))]);
 		}
 	}
@@ -318,12 +309,7 @@ export async function latencyAndIdle(
 	const server = await startN8nServer({ ...instance, env }, {});
 	const batch = `bench-push-poll-${Date.now()}`;
 	try {
-		const cookie = await signIn(server.url);
-		const session: Session = {
-			url: server.url,
-			cookie,
-			apiKey: await createApiKey(server.url, cookie),
-		};
+		const session = await openSession(server.url);
 		await control(simUrl, 'DELETE', 'custom-activity/runs');
 		const pushId = await setUpPush(simUrl, session);
 		const polled = await publicApi<Json>(session.url, session.apiKey, 'POST', '/workflows', {
@@ -425,26 +411,84 @@ export async function latencyAndIdle(
 	}
 }
 
+/**
+ * Read n8n's counts of workflow `workflowId`'s executions (all, pending) every second until
+ * `settled(total, pending, ms the counts have stood still)` says so, n8n has not answered for two
+ * minutes, `alive()` is false, or `limitMs` after `began`. While `waiting()` is true, the counts
+ * count as moving. The most executions pending at once.
+ */
+async function awaitSettled(
+	session: Session,
+	workflowId: string,
+	o: {
+		began: number;
+		limitMs: number;
+		alive: () => boolean;
+		settled: (total: number, pending: number, stillMs: number) => boolean;
+		waiting?: () => Promise<boolean>;
+	},
+): Promise<number> {
+	let last = -1;
+	let lastPending = -1;
+	let stableSince = Date.now();
+	let answeredAt = Date.now();
+	let pendingPeak = 0;
+	while (o.alive() && Date.now() - o.began < o.limitMs) {
+		await sleep(1000);
+		const counted = await Promise.all([
+			count(session, workflowId, ALL),
+			count(session, workflowId, PENDING),
+		]).catch(() => undefined);
+		if (!counted) {
+			if (Date.now() - answeredAt > 120_000) break;
+			continue;
+		}
+		answeredAt = Date.now();
+		const [total, pending] = counted;
+		pendingPeak = Math.max(pendingPeak, pending);
+		const waiting = (await o.waiting?.()) ?? false;
+		if (total !== last || pending !== lastPending || waiting) {
+			[last, lastPending, stableSince] = [total, pending, Date.now()];
+			continue;
+		}
+		if (o.settled(total, pending, Date.now() - stableSince)) break;
+	}
+	return pendingPeak;
+}
+
+/** What (c)'s executions tell of `ids`, each started (`started`, by transaction) once, and of n8n's drain after `began`. */
+function tally(
+	executions: StoredExecution[],
+	started: Map<string, number[]>,
+	ids: string[],
+	began: number,
+) {
+	const statuses: Record<string, number> = {};
+	let lastStop = began;
+	for (const execution of executions) {
+		statuses[execution.status] = (statuses[execution.status] ?? 0) + 1;
+		if (execution.stoppedAt) lastStop = Math.max(lastStop, Date.parse(execution.stoppedAt));
+	}
+	const wanted = new Set(ids);
+	return {
+		executions: executions.length,
+		statuses,
+		missing: ids.filter((tx) => !started.has(tx)).length,
+		twice: [...started].filter(([tx, at]) => wanted.has(tx) && at.length > 1).length,
+		foreign: [...started.keys()].filter((tx) => !wanted.has(tx)).length,
+		drainMs: lastStop - began,
+	};
+}
+
 /** (c) One burst in a fresh `n8n start` (in `where.cgroup` when given). */
 export async function pushBurst(
 	simUrl: string,
 	instance: N8nInstance,
 	where: Placement,
 ): Promise<PushBurst> {
-	const env = { ...instance.env, ...where.env, ...extraEnv() };
-	delete env.DB_SQLITE_POOL_SIZE;
-	where.cgroup?.reset();
-	const server = await startN8nServer({ ...instance, env }, {}, where.cgroup);
-	const memory = watchMemory(server.child.pid);
-	let survived = true;
-	void server.exited.then(() => (survived = false));
+	const { server, memory, alive } = await startInPlacement(instance, where, extraEnv());
 	try {
-		const cookie = await signIn(server.url);
-		const session: Session = {
-			url: server.url,
-			cookie,
-			apiKey: await createApiKey(server.url, cookie),
-		};
+		const session = await openSession(server.url);
 		await control(simUrl, 'DELETE', 'custom-activity/runs');
 		const id = await setUpPush(simUrl, session);
 		await control(simUrl, 'DELETE', 'requests');
@@ -458,66 +502,43 @@ export async function pushBurst(
 			launches.push(completePushed(simUrl).then((tx) => void ids.push(tx)));
 		}
 		await Promise.all(launches);
-		// Done when every script has returned, nothing is pending and the count stands still.
 		// Done once every script has returned and n8n's counts stand still: 3 s with all stored and
 		// nothing pending (a duplicate would show), 20 s with nothing pending, or a minute with
 		// executions that never end; or when n8n has not answered for two minutes.
-		let last = -1;
-		let lastPending = -1;
-		let stableSince = Date.now();
-		let answeredAt = Date.now();
-		let pendingPeak = 0;
 		let completedInMs = NaN;
-		while (survived && Date.now() - began < 15 * 60_000) {
-			await sleep(1000);
-			const counted = await Promise.all([
-				count(session, id, ALL),
-				count(session, id, PENDING),
-			]).catch(() => undefined);
-			if (!counted) {
-				if (Date.now() - answeredAt > 120_000) break;
-				continue;
-			}
-			answeredAt = Date.now();
-			const [total, pending] = counted;
-			pendingPeak = Math.max(pendingPeak, pending);
-			if (Number.isNaN(completedInMs)) {
-				const state = (await control(simUrl, 'GET', 'state')) as {
-					transactions: Array<{ id: string; status: string }>;
-				};
-				const mine = new Set(ids);
-				const open = state.transactions.filter((t) => mine.has(t.id) && t.status === 'Processing');
-				if (!open.length) completedInMs = Date.now() - began;
-			}
-			if (total !== last || pending !== lastPending || Number.isNaN(completedInMs)) {
-				[last, lastPending, stableSince] = [total, pending, Date.now()];
-				continue;
-			}
-			const still = Date.now() - stableSince;
-			if (
+		const pendingPeak = await awaitSettled(session, id, {
+			began,
+			limitMs: 15 * 60_000,
+			alive,
+			waiting: async () => {
+				if (Number.isNaN(completedInMs)) {
+					const state = (await control(simUrl, 'GET', 'state')) as {
+						transactions: Array<{ id: string; status: string }>;
+					};
+					const mine = new Set(ids);
+					const open = state.transactions.filter(
+						(t) => mine.has(t.id) && t.status === 'Processing',
+					);
+					if (!open.length) completedInMs = Date.now() - began;
+				}
+				return Number.isNaN(completedInMs);
+			},
+			settled: (total, pending, still) =>
 				(pending === 0 && total >= PUSH.burst && still > 3000) ||
 				(pending === 0 && still > 20_000) ||
-				still > 60_000
-			)
-				break;
-		}
+				still > 60_000,
+		});
 		const peaks = memory.stop();
 		const log = await requestLog(simUrl);
 		await publicApi(session.url, session.apiKey, 'POST', `/workflows/${id}/deactivate`).catch(
 			() => undefined,
 		);
+		const survived = alive();
 		const stored = survived ? await executionsOf(session, id) : undefined;
 		const executions = stored ?? [];
 		const inRecord = survived ? await recorded(session, id) : undefined;
 		const runs = await runsByTransaction(simUrl);
 		const started = starts(executions, INSTANT_NODE);
-		const statuses: Record<string, number> = {};
-		let lastStop = began;
-		for (const execution of executions) {
-			statuses[execution.status] = (statuses[execution.status] ?? 0) + 1;
-			if (execution.stoppedAt) lastStop = Math.max(lastStop, Date.parse(execution.stoppedAt));
-		}
-		const wanted = new Set(ids);
 		const answers: Record<string, number> = {};
 		for (const tx of ids) {
 			const run = runs.get(tx);
@@ -538,13 +559,8 @@ export async function pushBurst(
 			survived,
 			...peaks,
 			containerPeakMB: where.cgroup?.peakMB(),
-			executions: executions.length,
-			statuses,
-			missing: ids.filter((tx) => !started.has(tx)).length,
-			twice: [...started].filter(([tx, at]) => wanted.has(tx) && at.length > 1).length,
-			foreign: [...started.keys()].filter((tx) => !wanted.has(tx)).length,
+			...tally(executions, started, ids, began),
 			completedInMs,
-			drainMs: lastStop - began,
 			pendingPeak,
 			latency: ids
 				.filter((tx) => started.has(tx) && runs.get(tx)?.finishedAt)
@@ -568,21 +584,10 @@ export async function pushBurst(
  * limit. What n8n itself takes at this rate, with nothing of this package in the request.
  */
 export async function webhookControl(instance: N8nInstance, where: Placement): Promise<PushBurst> {
-	const env = { ...instance.env, ...where.env, ...extraEnv() };
-	delete env.DB_SQLITE_POOL_SIZE;
-	where.cgroup?.reset();
-	const server = await startN8nServer({ ...instance, env }, {}, where.cgroup);
-	const memory = watchMemory(server.child.pid);
-	let survived = true;
-	void server.exited.then(() => (survived = false));
+	const { server, memory, alive } = await startInPlacement(instance, where, extraEnv());
 	const node = 'Webhook';
 	try {
-		const cookie = await signIn(server.url);
-		const session: Session = {
-			url: server.url,
-			cookie,
-			apiKey: await createApiKey(server.url, cookie),
-		};
+		const session = await openSession(server.url);
 		const path = `control-${Date.now()}`;
 		const created = await publicApi<Json>(session.url, session.apiKey, 'POST', '/workflows', {
 			name: 'Bench: Webhook node control',
@@ -596,23 +601,7 @@ export async function webhookControl(instance: N8nInstance, where: Placement): P
 					webhookId: randomUUID(),
 					parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
 				},
-				{
-					...fields('control'),
-					position: [200, 0],
-					parameters: {
-						assignments: {
-							assignments: [
-								{
-									id: 'a1',
-									name: 'transaction',
-									type: 'string',
-									value: '={{ $json.body.transactionId }}',
-								},
-							],
-						},
-						options: {},
-					},
-				},
+				{ ...fields('control', '={{ $json.body.transactionId }}'), position: [200, 0] },
 			],
 			connections: { [node]: { main: [[{ node: 'Fields', type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
@@ -647,58 +636,28 @@ export async function webhookControl(instance: N8nInstance, where: Placement): P
 		}
 		await Promise.all(posts);
 		const completedInMs = Date.now() - began;
-		let last = -1;
-		let lastPending = -1;
-		let stableSince = Date.now();
-		let answeredAt = Date.now();
-		let pendingPeak = 0;
-		while (survived && Date.now() - began < 10 * 60_000) {
-			await sleep(1000);
-			const counted = await Promise.all([
-				count(session, id, ALL),
-				count(session, id, PENDING),
-			]).catch(() => undefined);
-			if (!counted) {
-				if (Date.now() - answeredAt > 120_000) break;
-				continue;
-			}
-			answeredAt = Date.now();
-			const [total, pending] = counted;
-			pendingPeak = Math.max(pendingPeak, pending);
-			if (total !== last || pending !== lastPending) {
-				[last, lastPending, stableSince] = [total, pending, Date.now()];
-				continue;
-			}
-			const still = Date.now() - stableSince;
-			if ((pending === 0 && still > 3000) || still > 60_000) break;
-		}
+		const pendingPeak = await awaitSettled(session, id, {
+			began,
+			limitMs: 10 * 60_000,
+			alive,
+			settled: (_total, pending, still) => (pending === 0 && still > 3000) || still > 60_000,
+		});
 		const peaks = memory.stop();
+		const survived = alive();
 		const stored = survived ? await executionsOf(session, id) : undefined;
 		const executions = stored ?? [];
-		const started = new Map<string, number[]>();
-		const statuses: Record<string, number> = {};
-		let lastStop = began;
-		for (const execution of executions) {
-			statuses[execution.status] = (statuses[execution.status] ?? 0) + 1;
-			if (execution.stoppedAt) lastStop = Math.max(lastStop, Date.parse(execution.stoppedAt));
-			for (const json of triggerItems(execution, node)) {
-				const tx = String((json.body as Json | undefined)?.transactionId);
-				started.set(tx, [...(started.get(tx) ?? []), Date.parse(String(execution.startedAt))]);
-			}
-		}
-		const wanted = new Set(ids);
+		const started = starts(
+			executions,
+			node,
+			(json) => (json.body as Json | undefined)?.transactionId,
+		);
 		return {
 			where: `${withEnv(where.label)}: n8n's own Webhook node${process.env.BENCH_WEBHOOK_VERSION === '1' ? ' version 1' : ''} (control${process.env.BENCH_CONTROL_GROUP ? `, posts ${process.env.BENCH_CONTROL_GROUP} at a time` : ''})`,
 			survived,
 			...peaks,
 			containerPeakMB: where.cgroup?.peakMB(),
-			executions: executions.length,
-			statuses,
-			missing: ids.filter((tx) => !started.has(tx)).length,
-			twice: [...started].filter(([tx, at]) => wanted.has(tx) && at.length > 1).length,
-			foreign: [...started.keys()].filter((tx) => !wanted.has(tx)).length,
+			...tally(executions, started, ids, began),
 			completedInMs,
-			drainMs: lastStop - began,
 			pendingPeak,
 			latency: [],
 			answers,

@@ -362,6 +362,26 @@ export async function startN8nServer(
 	);
 }
 
+/**
+ * A fresh `n8n start` for a burst: `instance` with `where`'s environment and `extra` added, n8n's
+ * own SQLite pool (the bench's instance pins it for its CLI runs), inside `where.cgroup` when
+ * given (reset first); its memory watched from the start, and whether it is still alive.
+ */
+export async function startInPlacement(
+	instance: N8nInstance,
+	where: Placement,
+	extra: Record<string, string> = {},
+): Promise<{ server: BenchServer; memory: MemoryWatch; alive: () => boolean }> {
+	const env = { ...instance.env, ...where.env, ...extra };
+	delete env.DB_SQLITE_POOL_SIZE;
+	where.cgroup?.reset();
+	const server = await startN8nServer({ ...instance, env }, {}, where.cgroup);
+	const memory = watchMemory(server.child.pid);
+	let survived = true;
+	void server.exited.then(() => (survived = false));
+	return { server, memory, alive: () => survived };
+}
+
 /** SIGTERM (n8n waits for its running executions), then SIGKILL to the group after `timeoutMs`. */
 export async function stopN8nServer(server: BenchServer, timeoutMs = 120_000): Promise<void> {
 	if (server.child.exitCode === null && server.child.signalCode === null)

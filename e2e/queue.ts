@@ -1230,7 +1230,8 @@ async function main(): Promise<void> {
 				'mode and status',
 			);
 			const ids = pushAll.map((r) => r.metadata.callId).sort();
-			if (JSON.stringify(ids) !== JSON.stringify([...pushed].sort())) {
+			const expected = [...pushed].sort();
+			if (JSON.stringify(ids) !== JSON.stringify(expected)) {
 				// Seen once under CI's load (two transactions twice, two never): what each execution's
 				// trigger output held against what its Tag execution node saved, to tell n8n's
 				// metadata from the trigger's items.
@@ -1241,7 +1242,7 @@ async function main(): Promise<void> {
 					);
 				}
 			}
-			equal(ids, [...pushed].sort(), 'transactions');
+			equal(ids, expected, 'transactions');
 			for (const row of pushAll) {
 				const by = pushBy.get(row.id);
 				assert(

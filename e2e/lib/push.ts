@@ -15,7 +15,15 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { token } from '../../test/helpers/http';
 import { launched } from '../../test/simulator/uploadkit';
 import { FIXTURE, type VantageSimulator } from '../../test/simulator/simulator';
-import { nodeItems, publicApi, rest, storedExecutions, type StoredExecution } from './server';
+import {
+	createApiKey,
+	nodeItems,
+	publicApi,
+	rest,
+	signIn,
+	storedExecutions,
+	type StoredExecution,
+} from './server';
 
 type Json = Record<string, unknown>;
 
@@ -54,6 +62,12 @@ export interface Session {
 	url: string;
 	cookie: string;
 	apiKey: string;
+}
+
+/** Sign in to the n8n at `url` as its owner and make a public-API key: a Session. */
+export async function openSession(url: string): Promise<Session> {
+	const cookie = await signIn(url);
+	return { url, cookie, apiKey: await createApiKey(url, cookie) };
 }
 
 /** Create an ABBYY Vantage Event Secret API credential through n8n's public API. */
