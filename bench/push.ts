@@ -14,9 +14,10 @@
  *     exactly once), the script's answers, the time to drain, and the peak memory of n8n's main
  *     process, in a 1 GiB memory cgroup and without a limit (section 13's burst, polled, beside it).
  *
- * BENCH_PUSH_PARTS (comma-separated; default `latency,burst`): `latency` is (a) and (b), `burst`
- * is (c), `control` is (c)'s control: the same minute of requests posted straight to n8n's own
- * Webhook node, what n8n itself takes at that rate.
+ * BENCH_PUSH_PARTS (comma-separated; default `latency,burst,isolates`): `latency` is (a) and (b),
+ * `burst` is (c), `control` is (c)'s control: the same minute of requests posted straight to n8n's
+ * own Webhook node, what n8n itself takes at that rate; `isolates` is (d), the expression isolates
+ * n8n acquires per request, from its own metrics.
  *
  * Diagnostics (not in the report's defaults): BENCH_N8N_ENV, a JSON object of environment
  * variables for the burst's n8n (for example `{"N8N_EXPRESSION_ENGINE":"legacy"}`);
@@ -292,7 +293,8 @@ export interface PushResult {
 	latencies?: Latencies;
 	idle?: Idle;
 	bursts: PushBurst[];
-	rows: { latency: string; idle: string; burst: string };
+	isolates?: IsolateCounts;
+	rows: { latency: string; idle: string; burst: string; isolates: string };
 }
 
 /**
@@ -579,35 +581,52 @@ export async function pushBurst(
 }
 
 /**
+ * An active workflow of n8n's own Webhook node (`version`) and the Edit Fields node the push
+ * workflow has: the control of (c) and (d). Its id, and the path its production URL ends with.
+ */
+async function webhookWorkflow(
+	session: Session,
+	version: number,
+): Promise<{ id: string; path: string }> {
+	const path = `control-${randomUUID()}`;
+	const created = await publicApi<Json>(session.url, session.apiKey, 'POST', '/workflows', {
+		name: 'Bench: Webhook node control',
+		nodes: [
+			{
+				id: 'control-webhook',
+				name: WEBHOOK_NODE,
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: version,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+			},
+			{ ...fields('control', '={{ $json.body.transactionId }}'), position: [200, 0] },
+		],
+		connections: { [WEBHOOK_NODE]: { main: [[{ node: 'Fields', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	});
+	const id = String(created.id);
+	await publicApi(session.url, session.apiKey, 'POST', `/workflows/${id}/activate`);
+	return { id, path };
+}
+
+const WEBHOOK_NODE = 'Webhook';
+
+/**
  * The control of (c): the same 1 000 requests over a minute, plain small JSON posts straight to
  * n8n's own Webhook node (then the same Edit Fields node), in a fresh `n8n start` with no memory
  * limit. What n8n itself takes at this rate, with nothing of this package in the request.
  */
 export async function webhookControl(instance: N8nInstance, where: Placement): Promise<PushBurst> {
 	const { server, memory, alive } = await startInPlacement(instance, where, extraEnv());
-	const node = 'Webhook';
+	const node = WEBHOOK_NODE;
 	try {
 		const session = await openSession(server.url);
-		const path = `control-${Date.now()}`;
-		const created = await publicApi<Json>(session.url, session.apiKey, 'POST', '/workflows', {
-			name: 'Bench: Webhook node control',
-			nodes: [
-				{
-					id: 'control-webhook',
-					name: node,
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: Number(process.env.BENCH_WEBHOOK_VERSION ?? 2),
-					position: [0, 0],
-					webhookId: randomUUID(),
-					parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-				},
-				{ ...fields('control', '={{ $json.body.transactionId }}'), position: [200, 0] },
-			],
-			connections: { [node]: { main: [[{ node: 'Fields', type: 'main', index: 0 }]] } },
-			settings: { executionOrder: 'v1' },
-		});
-		const id = String(created.id);
-		await publicApi(session.url, session.apiKey, 'POST', `/workflows/${id}/activate`);
+		const { id, path } = await webhookWorkflow(
+			session,
+			Number(process.env.BENCH_WEBHOOK_VERSION ?? 2),
+		);
 		const began = Date.now();
 		const ids: string[] = [];
 		const answers: Record<string, number> = {};
@@ -670,6 +689,76 @@ export async function webhookControl(instance: N8nInstance, where: Placement): P
 	}
 }
 
+/** (d): requests counted, one at a time, in a warm n8n. */
+const ISOLATE_REQUESTS = 20;
+
+export interface IsolateCounts {
+	requests: number;
+	/** Expression isolates n8n 2.x acquired per push to the Instant Trigger. */
+	push: number;
+	/** The same per post to n8n's own Webhook node (version 1, whose requests get an isolate too). */
+	webhook: number;
+}
+
+/** n8n's count of expression isolates acquired so far (its Prometheus metrics, N8N_METRICS=true). */
+async function acquiredIsolates(url: string): Promise<number> {
+	const text = await (await fetch(`${url}/metrics`)).text();
+	const line = /^n8n_expression_pool_acquired_total\s+(\S+)$/m.exec(text);
+	if (!line) throw new Error('n8n did not report n8n_expression_pool_acquired_total');
+	return Number(line[1]);
+}
+
+/**
+ * (d) The expression isolates n8n 2.41.1 acquires per request (each a V8 isolate created for it
+ * and disposed after it: the cost behind (c)), from n8n's own metrics in a fresh `n8n start` with
+ * n8n's defaults: pushes to the Instant Trigger's workflow, then posts to n8n's Webhook node
+ * (version 1) with the same Edit Fields node, one at a time, after one of each not counted.
+ */
+export async function isolatesPerRequest(
+	simUrl: string,
+	instance: N8nInstance,
+): Promise<IsolateCounts> {
+	const { server } = await startInPlacement(
+		instance,
+		{ label: 'metrics' },
+		{ N8N_METRICS: 'true' },
+	);
+	try {
+		const session = await openSession(server.url);
+		await setUpPush(simUrl, session);
+		const { path } = await webhookWorkflow(session, 1);
+		const push = async () => void (await completePushed(simUrl));
+		const post = async () => {
+			const res = await fetch(`${server.url}/webhook/${path}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ transactionId: randomUUID() }),
+			});
+			await res.arrayBuffer();
+		};
+		const perRequest = async (send: () => Promise<void>) => {
+			const before = await acquiredIsolates(server.url);
+			for (let i = 0; i < ISOLATE_REQUESTS; i++) {
+				await send();
+				await sleep(1500);
+			}
+			await sleep(3000);
+			return ((await acquiredIsolates(server.url)) - before) / ISOLATE_REQUESTS;
+		};
+		await push();
+		await post();
+		await sleep(3000);
+		return {
+			requests: ISOLATE_REQUESTS,
+			push: await perRequest(push),
+			webhook: await perRequest(post),
+		};
+	} finally {
+		await tearDownPush(simUrl).catch(() => undefined);
+		await stopN8nServer(server);
+	}
+}
+
 const seconds = (ms: number, digits = 1) =>
 	Number.isFinite(ms) ? `${fmt(ms / 1000, digits)} s` : '–';
 
@@ -706,6 +795,7 @@ export async function pushSection(
 	const parts = process.env.BENCH_PUSH_PARTS?.split(',').map((s) => s.trim()) ?? [
 		'latency',
 		'burst',
+		'isolates',
 	];
 	const { latencies, idle } = parts.includes('latency')
 		? await latencyAndIdle(simUrl, instance)
@@ -723,13 +813,23 @@ export async function pushSection(
 		bursts.push(burst);
 		console.log(`\n   (push, (c) control: ${JSON.stringify(burst)})`);
 	}
+	const isolates = parts.includes('isolates')
+		? await isolatesPerRequest(simUrl, instance)
+		: undefined;
 	console.log(' real n8n pushed events');
 	const perHour = (n: number) => fmt((n / (idle?.minutes ?? NaN)) * 60);
 	return {
 		latencies,
 		idle,
 		bursts,
+		isolates,
 		rows: {
+			isolates: !isolates
+				? ''
+				: [
+						`| A push to the ABBYY Vantage Instant Trigger (answered 202, confirmed through the API, one execution) | ${fmt(isolates.push, 2)} |`,
+						`| A post to n8n's own Webhook node, version 1 (one execution) | ${fmt(isolates.webhook, 2)} |`,
+					].join('\n'),
 			latency: !latencies
 				? ''
 				: [

@@ -1307,6 +1307,16 @@ none lost or doubled, n8n's main process under 1 GB.
 |---|---|---|---|---|---|---|---|---|---|---|---|---|
 ${r.push?.rows.burst ?? (want('push') ? '| (skipped: no n8n host) |' + ' |'.repeat(12) : notRun(13))}
 
+**(d) Expression isolates per request.** n8n 2.x's default expression engine (\`vm\`) gives a
+webhook request of any trigger but its own Webhook node (version 2), each execution, and each
+credential read outside an execution a V8 isolate of its own, created for it and disposed after it
+(about 10 MB while it lives). Counted from n8n's metrics (\`n8n_expression_pool_acquired_total\`,
+\`N8N_METRICS=true\`) in a fresh \`n8n start\`, ${r.push?.isolates?.requests ?? 20} requests of each, one at a time, after one not counted.
+
+| Request | Isolates n8n acquired per request |
+|---|---|
+${r.push?.rows.isolates || (want('push') ? '| (not measured) | |' : notRun(2))}
+
 ## 16. Inside a real n8n 2.41.1: ${DURABLE.waiting} executions waiting for Manual Review
 
 ${DURABLE.waiting} Process Document executions (a Webhook call each, one document each) reach Manual Review in one

@@ -156,6 +156,8 @@ export class InstantTrigger {
 	readonly executions: INodeExecutionData[][] = [];
 	/** What the node logged through n8n's logger, one line per call. */
 	readonly logs: string[] = [];
+	/** How often n8n decrypted each credential type for this trigger (each read costs n8n 2.x an isolate). */
+	readonly credentialReads: Record<string, number> = {};
 	private server?: Server;
 	private readonly pending = new Set<Promise<Handled>>();
 
@@ -321,10 +323,12 @@ export class InstantTrigger {
 		const inner = data.credentialsHelper;
 		const helper = Object.create(inner) as typeof inner;
 		const secrets = this.options.secrets;
-		helper.getDecrypted = async (...args: Parameters<typeof inner.getDecrypted>) =>
-			args[2] === EVENT_SECRET
+		helper.getDecrypted = async (...args: Parameters<typeof inner.getDecrypted>) => {
+			this.credentialReads[args[2]] = (this.credentialReads[args[2]] ?? 0) + 1;
+			return args[2] === EVENT_SECRET
 				? ({ ...secrets() } as unknown as ICredentialDataDecryptedObject)
 				: await inner.getDecrypted(...args);
+		};
 		data.credentialsHelper = helper;
 		return data;
 	}

@@ -33,6 +33,7 @@ import { AUTO_LIMITS, RequestLimiter, sharedLimiter, type Slot } from './limiter
 import { toNodeApiError } from './nodeApiError';
 import { MALFORMED, parseResponse, readErrorBody, toBuffer } from './response';
 import { DEFAULT_RETRY_SETTINGS, parseRetryAfter, retryDelay, type RetrySettings } from './retry';
+import { readWebhookCredential, servesWebhook } from './webhookCredentials';
 import {
 	VANTAGE_API,
 	credentialProblem,
@@ -185,7 +186,10 @@ export class VantageClient {
 	/** The base URL and the token renewal of this run, from the credential read once. */
 	private async connect(itemIndex?: number): Promise<Connection> {
 		if (this.connection) return this.connection;
-		const credentials = await this.ctx.getCredentials(this.credentialType);
+		// A webhook request (a push) shares the read with the node's other requests of the moment.
+		const credentials = servesWebhook(this.ctx)
+			? (await readWebhookCredential(this.ctx, this.credentialType)).data
+			: await this.ctx.getCredentials(this.credentialType);
 		this.credentials = credentials;
 		const problem = credentialProblem(this.credentialType, credentials);
 		if (problem) {

@@ -9,7 +9,8 @@ import type {
 } from 'n8n-workflow';
 
 import { plainMessage } from '../helpers/errors';
-import { checkEvent, type Verdict } from './pushedEvents';
+import { readWebhookCredential } from '../transport/webhookCredentials';
+import { checkEvent, SIGNATURE_MISMATCH, type Verdict } from './pushedEvents';
 
 /**
  * The ABBYY Vantage Event Secret API credential (credentials/AbbyyVantageEventSecretApi.credentials.ts):
@@ -78,22 +79,26 @@ export function answerPush(
 
 /**
  * The request of this webhook call checked as a pushed event (./pushedEvents.ts), with the Event
- * Secret credential's secrets. A credential that cannot be read gives no secret: every signature
- * is refused, and n8n's log says why.
+ * Secret credential's secrets (read once every few seconds per node: ../transport/webhookCredentials.ts).
+ * A signature the secrets read earlier refuse is checked again with the credential as stored now,
+ * so a secret added for a rotation is taken at once. A credential that cannot be read gives no
+ * secret: every signature is refused, and n8n's log says why.
  */
 export async function checkPushedRequest(ctx: IWebhookFunctions): Promise<Verdict> {
 	const req = ctx.getRequestObject();
-	let credentials: ICredentialDataDecryptedObject | undefined;
-	try {
-		credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(EVENT_SECRET);
-	} catch (error) {
-		ctx.logger.warn(
-			`${ctx.getNode().name}: the Event Secret credential cannot be read (${plainMessage(error)})`,
-		);
-	}
-	return checkEvent(
-		{ headers: req.headers, rawBody: req.rawBody, body: req.body },
-		secretsOf(credentials),
-		Date.now(),
-	);
+	const request = { headers: req.headers, rawBody: req.rawBody, body: req.body };
+	const read = async (fresh: boolean) => {
+		try {
+			return await readWebhookCredential(ctx, EVENT_SECRET, fresh);
+		} catch (error) {
+			ctx.logger.warn(
+				`${ctx.getNode().name}: the Event Secret credential cannot be read (${plainMessage(error)})`,
+			);
+			return undefined;
+		}
+	};
+	const credential = await read(false);
+	const verdict = checkEvent(request, secretsOf(credential?.data), Date.now());
+	if (verdict.ok || verdict.reason !== SIGNATURE_MISMATCH || !credential?.reused) return verdict;
+	return checkEvent(request, secretsOf((await read(true))?.data), Date.now());
 }

@@ -50,6 +50,9 @@ export interface EventRequest {
 	body?: unknown;
 }
 
+/** The refusal of a well-formed, fresh request whose signature none of the secrets made. */
+export const SIGNATURE_MISMATCH = 'the signature does not match';
+
 export type RefusalStatus = 400 | 401 | 413 | 415;
 
 export type Verdict =
@@ -151,7 +154,7 @@ export function checkEvent(request: EventRequest, secrets: string[], nowMs: numb
 		secrets.length === 0 ||
 		!signedByOneOf(secrets, signedText(timestamp, eventId, transactionId), signature)
 	) {
-		return refuse(401, 'the signature does not match');
+		return refuse(401, SIGNATURE_MISMATCH);
 	}
 
 	// Signed by Vantage: now the body itself.
