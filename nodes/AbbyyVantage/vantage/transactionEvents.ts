@@ -98,10 +98,18 @@ const SLICES_MS = [10 * 60_000, 3600_000, 6 * 3600_000, 2 * 24 * 3600_000, 31 * 
 const MAX_PAGES_PER_SLICE = 5;
 
 /**
+ * Entries read first at each end of a slice: a transaction that has just completed (or entered
+ * Manual Review) is at one end of a list ordered by time, whichever way Vantage orders it (not
+ * documented). A busy tenant's slice then costs two small pages, not thousands of entries.
+ */
+const END_PAGE_SIZE = 50;
+
+/**
  * The list entry of `transactionId` in `state`'s list (completed: GetCompletedTransactions;
  * review: GetActiveTransactions at stage ManualReview), or undefined when the list does not show
- * it (yet). `filters` narrow the search further (a skill). At most
- * SLICES_MS.length × MAX_PAGES_PER_SLICE requests; one when the transaction is recent.
+ * it (yet). `filters` narrow the search further (a skill). Each slice: its two ends, then the
+ * entries between in pages of LIST_PAGE_SIZE (at most MAX_PAGES_PER_SLICE); one request when the
+ * transaction is recent and the slice holds few.
  */
 export async function findListEntry(
 	client: VantageClient,
@@ -111,8 +119,12 @@ export async function findListEntry(
 	filters: ListFilters = {},
 ): Promise<IDataObject | undefined> {
 	const wanted = transactionId.toLowerCase();
+	const list = state === 'review' ? 'active' : 'completed';
 	const base: ListFilters =
 		state === 'review' ? { ...filters, stageType: 'ManualReview' } : filters;
+	const action = `looking for transaction ${transactionId} in the ${list} transactions`;
+	const find = (items: IDataObject[]) =>
+		items.find((item) => String(item.transactionId).toLowerCase() === wanted);
 	let end: number | undefined;
 	for (const span of SLICES_MS) {
 		const start = now - span;
@@ -121,22 +133,30 @@ export async function findListEntry(
 			startDate: new Date(start).toISOString(),
 			...(end !== undefined ? { endDate: new Date(end).toISOString() } : {}),
 		};
-		for (let page = 0, offset = 0; page < MAX_PAGES_PER_SLICE; page++) {
-			const { items, total } = await readListPage(
-				client,
-				state === 'review' ? 'active' : 'completed',
-				slice,
-				offset,
-				LIST_PAGE_SIZE,
-				undefined,
-				`looking for transaction ${transactionId} in the ${state === 'review' ? 'active' : 'completed'} transactions`,
-			);
-			const found = items.find((item) => String(item.transactionId).toLowerCase() === wanted);
+		end = start;
+		const read = async (offset: number, limit: number) =>
+			await readListPage(client, list, slice, offset, limit, undefined, action);
+		const head = await read(0, END_PAGE_SIZE);
+		const inHead = find(head.items);
+		if (inHead) return inHead;
+		if (head.items.length < END_PAGE_SIZE) continue;
+		// The other end, when Vantage gives the total; then what lies between.
+		let stop = Infinity;
+		if (head.total !== undefined) {
+			if (head.total <= head.items.length) continue;
+			stop = Math.max(head.items.length, head.total - END_PAGE_SIZE);
+			const inTail = find((await read(stop, END_PAGE_SIZE)).items);
+			if (inTail) return inTail;
+		}
+		for (let page = 0, offset = head.items.length; offset < stop; page++) {
+			if (page === MAX_PAGES_PER_SLICE) break;
+			const limit = Math.min(LIST_PAGE_SIZE, stop - offset);
+			const { items } = await read(offset, limit);
+			const found = find(items);
 			if (found) return found;
 			offset += items.length;
-			if (items.length < LIST_PAGE_SIZE || (total !== undefined && offset >= total)) break;
+			if (items.length < limit) break;
 		}
-		end = start;
 	}
 	return undefined;
 }

@@ -141,6 +141,49 @@ describe('Instant Trigger → delivery', () => {
 		});
 	});
 
+	test('a busy tenant: the newest of 2 400 completed in the last minutes is found at an end of the list, in two pages of 50', async () => {
+		const trigger = await instantTrigger(f);
+		const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+		const seeded = f.sim.seedCompletedTransactions(2400, {
+			createdAt: (i) => minutesAgo(9 - i / 400),
+			completedAt: (i) => minutesAgo(8 - i / 400),
+		});
+		const oldest = seeded[0];
+		const newest = seeded[seeded.length - 1];
+		const middle = seeded[1200];
+		const deliver = async (id: string) => {
+			f.sim.clearLog();
+			const push = await trigger.push(signed(eventBody(id), secrets.secret));
+			const handled = await push.handled;
+			return {
+				item: handled.execution?.[0]?.json,
+				pages: f.sim
+					.requestsTo('GetCompletedTransactions')
+					.map((r) => [Number(r.query.Offset ?? 0), Number(r.query.Limit)]),
+			};
+		};
+		// Vantage's order is not documented: the just-completed one is at one end or the other.
+		const atEnd = await deliver(newest);
+		expect(atEnd.item).toMatchObject({ transactionId: newest });
+		expect(atEnd.pages).toEqual([
+			[0, 50],
+			[2350, 50],
+		]);
+		const atStart = await deliver(oldest);
+		expect(atStart.item).toMatchObject({ transactionId: oldest });
+		expect(atStart.pages).toEqual([[0, 50]]);
+		// Anywhere else, the entries between the ends, page by page.
+		const between = await deliver(middle);
+		expect(between.item).toMatchObject({ transactionId: middle });
+		expect(between.pages).toEqual([
+			[0, 50],
+			[2350, 50],
+			[50, 1000],
+			[1050, 1000],
+		]);
+		expect(trigger.executions).toHaveLength(3);
+	});
+
 	test('a state Events leaves out starts nothing', async () => {
 		const trigger = await instantTrigger(f, { events: ['manualReview'] });
 		const [id] = f.sim.seedCompletedTransactions(1);
