@@ -17,7 +17,8 @@
  * BENCH_PUSH_PARTS (comma-separated; default `latency,burst,isolates`): `latency` is (a) and (b),
  * `burst` is (c), `control` is (c)'s control: the same minute of requests posted straight to n8n's
  * own Webhook node, what n8n itself takes at that rate; `isolates` is (d), the expression isolates
- * n8n acquires per request, from its own metrics.
+ * n8n acquires per request, from its own metrics; `postgres` is (c) with n8n's database on
+ * PostgreSQL (Debian's, started on loopback) instead of SQLite.
  *
  * Diagnostics (not in the report's defaults): BENCH_N8N_ENV, a JSON object of environment
  * variables for the burst's n8n (for example `{"N8N_EXPRESSION_ENGINE":"legacy"}`);
@@ -26,8 +27,13 @@
  * the control's posts 16 at a time at the same average rate.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-import type { N8nInstance } from '../e2e/lib/n8n';
+import { freePort, type N8nInstance } from '../e2e/lib/n8n';
+import { postgresBin, startPostgres } from '../e2e/lib/queue/postgres';
+import { stop } from '../e2e/lib/queue/processes';
 import { publicApi, rest, storedExecutions, type StoredExecution } from '../e2e/lib/server';
 import { CREDENTIAL } from '../e2e/lib/setup';
 import {
@@ -45,6 +51,7 @@ import {
 import { FIXTURE } from '../test/simulator/simulator';
 import { control, fmt, requestLog, type LogEntry } from './measure';
 import {
+	importBenchCredential,
 	startInPlacement,
 	startN8nServer,
 	stopN8nServer,
@@ -689,6 +696,43 @@ export async function webhookControl(instance: N8nInstance, where: Placement): P
 	}
 }
 
+/**
+ * `run` with `instance` on a fresh PostgreSQL database (Debian's, started on loopback in a folder of
+ * its own and stopped by its process id), the bench's credential imported into it; undefined when
+ * PostgreSQL is not installed.
+ */
+async function onPostgres<T>(
+	simUrl: string,
+	instance: N8nInstance,
+	run: (onPg: N8nInstance) => Promise<T>,
+): Promise<T | undefined> {
+	if (!postgresBin()) {
+		console.log('\n   (push: PostgreSQL is not installed; apt-get install postgresql)');
+		return undefined;
+	}
+	const dir = mkdtempSync(join(tmpdir(), 'bench-pg-'));
+	const pg = await startPostgres(dir, await freePort());
+	try {
+		const onPg: N8nInstance = {
+			...instance,
+			env: {
+				...instance.env,
+				DB_TYPE: 'postgresdb',
+				DB_POSTGRESDB_HOST: '127.0.0.1',
+				DB_POSTGRESDB_PORT: String(pg.port),
+				DB_POSTGRESDB_DATABASE: pg.database,
+				DB_POSTGRESDB_USER: pg.user,
+				DB_POSTGRESDB_PASSWORD: 'n8n',
+			},
+		};
+		await importBenchCredential(onPg, simUrl);
+		return await run(onPg);
+	} finally {
+		await stop(pg.proc);
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
 /** (d): requests counted, one at a time, in a warm n8n. */
 const ISOLATE_REQUESTS = 20;
 
@@ -806,6 +850,18 @@ export async function pushSection(
 		const burst = await pushBurst(simUrl, instance, where[heap]);
 		bursts.push(burst);
 		console.log(`\n   (push, (c): ${JSON.stringify({ ...burst, latency: undefined })})`);
+	}
+	// BENCH_PUSH_PARTS=postgres: the same burst with n8n's database on PostgreSQL.
+	for (const heap of parts.includes('postgres') ? (['oneGigabyte', 'machine'] as const) : []) {
+		const burst = await onPostgres(simUrl, instance, async (onPg) =>
+			await pushBurst(simUrl, onPg, {
+				...where[heap],
+				label: `${where[heap].label}, PostgreSQL (its own process, outside the limit)`,
+			}),
+		);
+		if (!burst) break;
+		bursts.push(burst);
+		console.log(`\n   (push, (c) on PostgreSQL: ${JSON.stringify({ ...burst, latency: undefined })})`);
 	}
 	// BENCH_PUSH_PARTS=control: n8n's own Webhook node at the same rate (what n8n itself takes).
 	for (const heap of parts.includes('control') ? (['oneGigabyte', 'machine'] as const) : []) {

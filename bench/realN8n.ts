@@ -54,15 +54,20 @@ export function hostInstalled(): boolean {
 /** Build, pack and install the package into a fresh user folder of the bench's own. */
 export async function benchInstance(simUrl: string): Promise<N8nInstance> {
 	const instance = await freshInstance(packPackage(join(BENCH_WORK, 'pack')), PACKAGE, BENCH_WORK);
+	await importBenchCredential(instance, simUrl);
+	const workflowsFile = join(BENCH_WORK, 'workflows.json');
+	writeJson(workflowsFile, workflows(simUrl));
+	await mustSucceed(instance, ['import:workflow', `--input=${workflowsFile}`]);
+	return instance;
+}
+
+/** The bench's ABBYY Vantage credential (CREDENTIAL, for the simulator at `simUrl`) in `instance`'s database. */
+export async function importBenchCredential(instance: N8nInstance, simUrl: string): Promise<void> {
 	const credentialsFile = join(BENCH_WORK, 'credentials.json');
 	writeJson(credentialsFile, [
 		{ ...CREDENTIAL, type: 'abbyyVantageApi', data: fixtureCredentialData(simUrl) },
 	]);
 	await mustSucceed(instance, ['import:credentials', `--input=${credentialsFile}`]);
-	const workflowsFile = join(BENCH_WORK, 'workflows.json');
-	writeJson(workflowsFile, workflows(simUrl));
-	await mustSucceed(instance, ['import:workflow', `--input=${workflowsFile}`]);
-	return instance;
 }
 
 async function mustSucceed(instance: N8nInstance, args: string[]): Promise<void> {

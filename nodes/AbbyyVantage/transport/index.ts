@@ -128,6 +128,11 @@ export class VantageClient {
 
 	private credentialsOption?: IAdditionalCredentialOptions;
 
+	/** A webhook request's shared credential read: hands it the token this client used last. */
+	private shareToken?: (token: string) => void;
+
+	private tokenShared?: string;
+
 	private nodeCopy?: INode;
 
 	private limiterInUse?: RequestLimiter;
@@ -186,10 +191,16 @@ export class VantageClient {
 	/** The base URL and the token renewal of this run, from the credential read once. */
 	private async connect(itemIndex?: number): Promise<Connection> {
 		if (this.connection) return this.connection;
-		// A webhook request (a push) shares the read with the node's other requests of the moment.
-		const credentials = servesWebhook(this.ctx)
-			? (await readWebhookCredential(this.ctx, this.credentialType)).data
-			: await this.ctx.getCredentials(this.credentialType);
+		// A webhook request (a push) shares the read with the node's other requests of the moment,
+		// and the token n8n signs in for with the requests after it.
+		let credentials: ICredentialDataDecryptedObject;
+		if (servesWebhook(this.ctx)) {
+			const read = await readWebhookCredential(this.ctx, this.credentialType);
+			credentials = read.data;
+			this.shareToken = (token) => read.share({ accessToken: token });
+		} else {
+			credentials = await this.ctx.getCredentials(this.credentialType);
+		}
 		this.credentials = credentials;
 		const problem = credentialProblem(this.credentialType, credentials);
 		if (problem) {
@@ -238,7 +249,10 @@ export class VantageClient {
 			const result = await this.attempt<T>(req, options);
 			renewing?.();
 			renewing = undefined;
-			if (result.ok) return result.value;
+			if (result.ok) {
+				this.passTokenOn();
+				return result.value;
+			}
 			const { failure } = result;
 			if (failure.kind === 'cancelled') throw this.cancelled(req);
 			if (
@@ -383,6 +397,15 @@ export class VantageClient {
 		if (req.ignoreBody) return { value: undefined };
 		const parsed = parseResponse(answer.body);
 		return parsed === MALFORMED ? { kind: 'malformed' } : { value: parsed };
+	}
+
+	/** A token Vantage accepted (maybe one n8n just signed in for), for the node's next requests. */
+	private passTokenOn(): void {
+		const token = this.credentials?.accessToken;
+		if (!this.shareToken || typeof token !== 'string' || !token || token === this.tokenShared)
+			return;
+		this.tokenShared = token;
+		this.shareToken(token);
 	}
 
 	/** What must never appear in a message: the credential's secrets and token. */

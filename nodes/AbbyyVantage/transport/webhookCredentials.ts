@@ -26,6 +26,11 @@ export interface WebhookCredential {
 	data: ICredentialDataDecryptedObject;
 	/** Read by an earlier request (within CREDENTIAL_REUSE_MS), not for this one. */
 	reused: boolean;
+	/**
+	 * Hand `fields` to the requests that take this read later: an access token n8n signed in for,
+	 * which it stored in the credential after this read (else each of them would sign in again).
+	 */
+	share(fields: ICredentialDataDecryptedObject): void;
 }
 
 /** Whether `ctx` serves a webhook request (its credential reads cost an isolate each on n8n 2.x). */
@@ -47,14 +52,15 @@ export async function readWebhookCredential(
 	const credentialId = node.credentials?.[type]?.id;
 	const workflowId = ctx.getWorkflow().id;
 	if (!credentialId || !workflowId) {
-		return { data: await ctx.getCredentials<ICredentialDataDecryptedObject>(type), reused: false };
+		const data = await ctx.getCredentials<ICredentialDataDecryptedObject>(type);
+		return { data, reused: false, share: () => {} };
 	}
 	const key = JSON.stringify([String(workflowId), node.name, type, credentialId]);
 	const now = Date.now();
 	const earlier = kept.get(key);
 	if (!fresh && earlier && now - earlier.readAt < CREDENTIAL_REUSE_MS) {
 		const data = await earlier.read.catch(() => undefined);
-		if (data) return { data: { ...data }, reused: true };
+		if (data) return { data: { ...data }, reused: true, share: sharing(earlier) };
 	}
 	const mine: Kept = {
 		readAt: now,
@@ -67,7 +73,17 @@ export async function readWebhookCredential(
 	mine.read.catch(() => {
 		if (kept.get(key) === mine) kept.delete(key);
 	});
-	return { data: { ...(await mine.read) }, reused: false };
+	return { data: { ...(await mine.read) }, reused: false, share: sharing(mine) };
+}
+
+/** Write fields into a kept read, for the copies taken from it later. */
+function sharing(entry: Kept): (fields: ICredentialDataDecryptedObject) => void {
+	return (fields) => {
+		void entry.read.then(
+			(data) => Object.assign(data, fields),
+			() => undefined,
+		);
+	};
 }
 
 /** Drop reads too old to share, then the oldest beyond MAX_KEPT (a Map keeps insertion order). */

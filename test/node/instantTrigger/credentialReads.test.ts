@@ -19,8 +19,11 @@ describe('Instant Trigger → credential reads: one per node every few seconds, 
 			tx.slice(0, 5).map(async (id) => await trigger.push(signed(eventBody(id), secrets.secret))),
 		);
 		await Promise.all(together.map(async (push) => await push.handled));
+		const signIns = f.sim.requestsTo('Token').length;
 		const next = await trigger.push(signed(eventBody(tx[5]), secrets.secret));
 		await next.handled;
+		// The token a push before it signed in for comes with the shared read: no sign-in of its own.
+		expect(f.sim.requestsTo('Token')).toHaveLength(signIns);
 		expect([...together, next].map((push) => push.status)).toEqual(Array(6).fill(202));
 		expect(trigger.executions).toHaveLength(6);
 		expect(trigger.credentialReads).toEqual({ [EVENT_SECRET]: 1, [f.store.type]: 1 });
@@ -90,6 +93,11 @@ describe('readWebhookCredential', () => {
 		expect([third.reused, third.data.secret, reads.count]).toEqual([false, 'b', 2]);
 		const forced = await readWebhookCredential(request(reads), 'someApi', true);
 		expect([forced.reused, reads.count]).toEqual([false, 3]);
+		// What a request shares (a token n8n signed in for) comes with the later copies.
+		forced.share({ accessToken: 'signed in' });
+		await Promise.resolve();
+		const later = await readWebhookCredential(request(reads), 'someApi');
+		expect([later.reused, later.data.accessToken, reads.count]).toEqual([true, 'signed in', 3]);
 	});
 
 	test('another node or workflow reads its own; a failed read is not kept', async () => {
@@ -103,7 +111,9 @@ describe('readWebhookCredential', () => {
 			'cannot decrypt',
 		);
 		failing.fail = false;
-		await expect(readWebhookCredential(request(failing, 'Failing'), 'someApi')).resolves.toEqual({
+		await expect(
+			readWebhookCredential(request(failing, 'Failing'), 'someApi'),
+		).resolves.toMatchObject({
 			data: {},
 			reused: false,
 		});
