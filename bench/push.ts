@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console --
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console --
  * Benchmark driver, never shipped: a real n8n server, the simulator's Custom activity, the executions n8n stored. */
 /**
  * Pushed events (issue 39) inside a real n8n 2.41.1 started as users run it (`n8n start`, n8n's
@@ -853,15 +853,20 @@ export async function pushSection(
 	}
 	// BENCH_PUSH_PARTS=postgres: the same burst with n8n's database on PostgreSQL.
 	for (const heap of parts.includes('postgres') ? (['oneGigabyte', 'machine'] as const) : []) {
-		const burst = await onPostgres(simUrl, instance, async (onPg) =>
-			await pushBurst(simUrl, onPg, {
-				...where[heap],
-				label: `${where[heap].label}, PostgreSQL (its own process, outside the limit)`,
-			}),
+		const burst = await onPostgres(
+			simUrl,
+			instance,
+			async (onPg) =>
+				await pushBurst(simUrl, onPg, {
+					...where[heap],
+					label: `${where[heap].label}, PostgreSQL (its own process, outside the limit)`,
+				}),
 		);
 		if (!burst) break;
 		bursts.push(burst);
-		console.log(`\n   (push, (c) on PostgreSQL: ${JSON.stringify({ ...burst, latency: undefined })})`);
+		console.log(
+			`\n   (push, (c) on PostgreSQL: ${JSON.stringify({ ...burst, latency: undefined })})`,
+		);
 	}
 	// BENCH_PUSH_PARTS=control: n8n's own Webhook node at the same rate (what n8n itself takes).
 	for (const heap of parts.includes('control') ? (['oneGigabyte', 'machine'] as const) : []) {
