@@ -5,10 +5,10 @@ import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-work
  * resume), shared for a few seconds by the requests of one node. n8n 2.x reads a credential
  * outside an execution with an expression isolate of its own (a V8 isolate created for the read
  * and disposed after it, about 10 MB): in a burst of pushes those reads doubled the isolates each
- * push costs (BENCHMARKS.md, section 15c). Requests at the same moment wait for one read; later
+ * push costs (BENCHMARKS.md, section 15d). Requests at the same moment wait for one read; later
  * ones within CREDENTIAL_REUSE_MS take its result, each as a copy of its own (n8n writes a new
  * access token into the object it is given). A credential edited in n8n applies to pushes within
- * that time (docs/instant-trigger.md, "Bursts").
+ * that time (docs/instant-trigger.md, "How often the trigger reads its credentials").
  */
 export const CREDENTIAL_REUSE_MS = 5_000;
 
