@@ -18,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
+import { CREDENTIAL_REUSE_MS } from '../nodes/AbbyyVantage/transport/webhookCredentials';
 import type { VantageSimulator } from '../test/simulator/simulator';
 import { assert, check, equal } from './lib/checks';
 import { hostVersions } from './lib/n8n';
@@ -381,6 +382,9 @@ export async function pushChecks(ctx: PushContext): Promise<void> {
 		placeScript(sim, ['afterReview'], { secret: s2, url });
 		await step('Vantage signs with the new secret');
 		await editEventSecret(session, eventSecret, { secret: s2 });
+		// The trigger reads its credentials once every CREDENTIAL_REUSE_MS per node: the old secret
+		// is refused from at most that long after the edit (docs/instant-trigger.md).
+		await sleep(CREDENTIAL_REUSE_MS + 500);
 		await step('n8n: Previous Secret cleared');
 		const oldAgain = eventBody(craftedId());
 		const lateOld = await post(url, JSON.stringify(oldAgain), signedHeaders(oldAgain, s1));
