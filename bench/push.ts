@@ -762,7 +762,7 @@ export async function isolatesPerRequest(
 	simUrl: string,
 	instance: N8nInstance,
 ): Promise<IsolateCounts> {
-	const { server } = await startInPlacement(
+	const { server, memory } = await startInPlacement(
 		instance,
 		{ label: 'metrics' },
 		{ N8N_METRICS: 'true' },
@@ -798,6 +798,7 @@ export async function isolatesPerRequest(
 			webhook: await perRequest(post),
 		};
 	} finally {
+		memory.stop();
 		await tearDownPush(simUrl).catch(() => undefined);
 		await stopN8nServer(server);
 	}
