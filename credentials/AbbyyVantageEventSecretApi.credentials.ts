@@ -44,7 +44,7 @@ export class AbbyyVantageEventSecretApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'While you rotate the secret: the old one, still accepted until Vantage signs with the new one. Empty otherwise.',
+				'While you rotate the secret: the old one, still accepted until Vantage signs with the new one (once cleared, refused within 5 seconds). Empty otherwise.',
 		},
 	];
 }
