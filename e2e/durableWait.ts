@@ -211,9 +211,12 @@ async function executionsOf(session: Session, workflowId: string): Promise<Store
 		// n8n's REST list takes at most 100 a page; a suite's workflow has fewer executions.
 		`/executions?filter=${filter}&limit=100`,
 	);
+	// n8n 1.x lists the executions under way and the finished ones in two queries: one that ends
+	// between them may come twice (seen once on 1.123.81: "executions of DW-3: expected 1, got 2").
+	const ids = [...new Set((page.results ?? []).map(({ id }) => id))];
 	return await Promise.all(
-		(page.results ?? []).map(
-			async ({ id }) =>
+		ids.map(
+			async (id) =>
 				await publicApi<StoredExecution>(
 					session.url,
 					session.apiKey,
