@@ -44,6 +44,7 @@ import {
 import { startServer, stopServer } from '../e2e/lib/server';
 import { CREDENTIAL, PACKAGE } from '../e2e/lib/setup';
 import { FIXTURE, fixtureCredentialData, VantageSimulator } from '../test/simulator/simulator';
+import { readMetrics } from './realN8n';
 
 type Json = Record<string, unknown>;
 
@@ -163,9 +164,7 @@ function workflow(
 
 /** n8n's Prometheus metrics: the heap in use and the resident memory (MB). */
 async function metrics(url: string): Promise<{ heapMB: number; rssMB: number }> {
-	const text = await (await fetch(`${url}/metrics`)).text();
-	const value = (name: string) =>
-		Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? NaN);
+	const value = await readMetrics(url);
 	return {
 		heapMB:
 			value('n8n_nodejs_heap_size_used_bytes') / 2 ** 20 ||

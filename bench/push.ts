@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { freePort, type N8nInstance } from '../e2e/lib/n8n';
-import { postgresBin, startPostgres } from '../e2e/lib/queue/postgres';
+import { n8nDatabaseEnv, postgresBin, startPostgres } from '../e2e/lib/queue/postgres';
 import { stop } from '../e2e/lib/queue/processes';
 import { publicApi, rest, storedExecutions, type StoredExecution } from '../e2e/lib/server';
 import { CREDENTIAL } from '../e2e/lib/setup';
@@ -52,6 +52,7 @@ import { FIXTURE } from '../test/simulator/simulator';
 import { control, fmt, requestLog, type LogEntry } from './measure';
 import {
 	importBenchCredential,
+	readMetrics,
 	startInPlacement,
 	startN8nServer,
 	stopN8nServer,
@@ -715,15 +716,7 @@ async function onPostgres<T>(
 	try {
 		const onPg: N8nInstance = {
 			...instance,
-			env: {
-				...instance.env,
-				DB_TYPE: 'postgresdb',
-				DB_POSTGRESDB_HOST: '127.0.0.1',
-				DB_POSTGRESDB_PORT: String(pg.port),
-				DB_POSTGRESDB_DATABASE: pg.database,
-				DB_POSTGRESDB_USER: pg.user,
-				DB_POSTGRESDB_PASSWORD: 'n8n',
-			},
+			env: { ...instance.env, ...n8nDatabaseEnv(pg.port) },
 		};
 		await importBenchCredential(onPg, simUrl);
 		return await run(onPg);
@@ -746,10 +739,10 @@ export interface IsolateCounts {
 
 /** n8n's count of expression isolates acquired so far (its Prometheus metrics, N8N_METRICS=true). */
 async function acquiredIsolates(url: string): Promise<number> {
-	const text = await (await fetch(`${url}/metrics`)).text();
-	const line = /^n8n_expression_pool_acquired_total\s+(\S+)$/m.exec(text);
-	if (!line) throw new Error('n8n did not report n8n_expression_pool_acquired_total');
-	return Number(line[1]);
+	const acquired = (await readMetrics(url))('n8n_expression_pool_acquired_total');
+	if (Number.isNaN(acquired))
+		throw new Error('n8n did not report n8n_expression_pool_acquired_total');
+	return acquired;
 }
 
 /**

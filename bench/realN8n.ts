@@ -400,6 +400,13 @@ export async function stopN8nServer(server: BenchServer, timeoutMs = 120_000): P
 	}
 }
 
+/** n8n's Prometheus metrics (N8N_METRICS=true), read once: a metric's value by name, NaN when absent. */
+export async function readMetrics(url: string): Promise<(name: string) => number> {
+	const text = await (await fetch(`${url}/metrics`)).text();
+	return (name) =>
+		Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? NaN);
+}
+
 // ------------------------------------------------------------------ workflows
 
 export const WORKFLOWS = {

@@ -13,6 +13,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { cleanEnv, freePort, HOST, HOST_BIN, n8nEnv, writeJson } from '../n8n';
+import { n8nDatabaseEnv } from './postgres';
 import { start, stop, waitUntil, type Proc } from './processes';
 
 const N8N = join(HOST_BIN, 'n8n');
@@ -91,12 +92,7 @@ export class QueueCluster {
 		mkdirSync(files, { recursive: true });
 		return await n8nEnv(userFolder, files, {
 			EXECUTIONS_MODE: 'queue',
-			DB_TYPE: 'postgresdb',
-			DB_POSTGRESDB_HOST: '127.0.0.1',
-			DB_POSTGRESDB_PORT: String(config.postgresPort),
-			DB_POSTGRESDB_DATABASE: 'n8n',
-			DB_POSTGRESDB_USER: 'n8n',
-			DB_POSTGRESDB_PASSWORD: 'n8n',
+			...n8nDatabaseEnv(config.postgresPort),
 			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 			QUEUE_BULL_REDIS_PORT: String(config.redisPort),
 			N8N_LOG_OUTPUT: 'console',

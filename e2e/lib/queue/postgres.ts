@@ -79,6 +79,18 @@ function shellWord(text: string): string {
 	return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** n8n's settings for the database startPostgres makes on `port` (user and database `n8n`, trust on loopback). */
+export function n8nDatabaseEnv(port: number): Record<string, string> {
+	return {
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(port),
+		DB_POSTGRESDB_DATABASE: 'n8n',
+		DB_POSTGRESDB_USER: 'n8n',
+		DB_POSTGRESDB_PASSWORD: 'n8n',
+	};
+}
+
 export async function startPostgres(dir: string, port: number): Promise<Postgres> {
 	const bin = postgresBin();
 	if (!bin) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
