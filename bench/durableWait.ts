@@ -15,12 +15,10 @@
  * `npm run bench` (alone: `BENCH_ONLY=durable npm run bench`) writes it as BENCHMARKS.md's section
  * 16 with its claims; `npx ts-node --transpile-only --prefer-ts-exts bench/durableWait.ts` prints it.
  */
-import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
+import { documentArrivesWorkflow, invoiceFileServer } from '../e2e/lib/documentArrives';
 import {
 	ensureHost,
 	freshInstance,
@@ -43,7 +41,7 @@ import {
 } from '../e2e/lib/push';
 import { startServer, stopServer } from '../e2e/lib/server';
 import { CREDENTIAL, PACKAGE } from '../e2e/lib/setup';
-import { FIXTURE, fixtureCredentialData, VantageSimulator } from '../test/simulator/simulator';
+import { fixtureCredentialData, VantageSimulator } from '../test/simulator/simulator';
 import { readMetrics } from './realN8n';
 
 type Json = Record<string, unknown>;
@@ -98,68 +96,6 @@ function percentile(values: number[], p: number): number {
 	if (!values.length) return NaN;
 	const sorted = [...values].sort((a, b) => a - b);
 	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-async function fileServer(): Promise<{ url: string; server: Server }> {
-	const server = createServer((req, res) => {
-		const label = decodeURIComponent((req.url ?? '/').slice(1).replace(/\.txt$/, ''));
-		res.writeHead(200, { 'content-type': 'text/plain' });
-		res.end(
-			`InvoiceNumber: ${label}\nInvoiceDate: 03.11.2025\nTotal: 10,00\nVendor.Name: Bench GmbH\n`,
-		);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-function workflow(
-	mode: Mode,
-	path: string,
-	vantage: CredentialRef,
-	eventSecret: CredentialRef,
-): Json {
-	return {
-		name: `bench: ${mode === 'resume' ? 'Resume When Vantage Pushes' : 'Keep Waiting'}`,
-		nodes: [
-			{
-				id: `${path}-webhook`,
-				name: 'Document arrives',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-			},
-			{
-				id: `${path}-process`,
-				name: 'Extract invoice',
-				type: 'n8n-nodes-abbyy-vantage.abbyyVantage',
-				typeVersion: 1,
-				position: [240, 0],
-				parameters: {
-					resource: 'transaction',
-					operation: 'processDocument',
-					skillId: { __rl: true, mode: 'id', value: FIXTURE.documentSkillId },
-					inputFiles: 'url',
-					fileUrl: '={{ $json.body.url }}',
-					allowedInternalHosts: '127.0.0.1',
-					options: {
-						onManualReview: mode,
-						// Keep Waiting waits as long as the reviews take.
-						timeout: 7200,
-						registrationParameters: {
-							parameter: [{ key: 'Label', value: '={{ $json.body.label }}' }],
-						},
-					},
-				},
-				credentials: { abbyyVantageApi: vantage, abbyyVantageEventSecretApi: eventSecret },
-			},
-		],
-		connections: {
-			'Document arrives': { main: [[{ node: 'Extract invoice', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
 }
 
 /** n8n's Prometheus metrics: the heap in use and the resident memory (MB). */
@@ -239,7 +175,17 @@ async function measureMode(
 ): Promise<ModeFigures> {
 	const { session, sim } = ctx;
 	const path = `bench-durable-${mode}-${Date.now()}`;
-	const id = await activate(session, workflow(mode, path, CREDENTIAL, ctx.eventSecret));
+	const id = await activate(
+		session,
+		documentArrivesWorkflow({
+			name: `bench: ${mode === 'resume' ? 'Resume When Vantage Pushes' : 'Keep Waiting'}`,
+			path,
+			vantage: CREDENTIAL,
+			eventSecret: ctx.eventSecret,
+			// Keep Waiting waits as long as the reviews take.
+			options: { onManualReview: mode, timeout: 7200 },
+		}),
+	);
 	try {
 		const before = await settledMemory(session.url);
 		const dbBefore = databaseBytes(ctx.userFolder);
@@ -383,7 +329,7 @@ export async function durableWaitBench(): Promise<DurableFigures> {
 	await ensureHost();
 	const sim = new VantageSimulator({ port: 0 });
 	await sim.start();
-	const files = await fileServer();
+	const files = await invoiceFileServer('Bench GmbH');
 	const work = join(WORK, 'bench-durable');
 	const instance = await freshInstance(packPackage(join(work, 'pack')), PACKAGE, work);
 	writeJson(join(work, 'credentials.json'), [

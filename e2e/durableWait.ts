@@ -17,14 +17,17 @@
  * Run alone: `npx ts-node --transpile-only --prefer-ts-exts e2e/durableWait.ts` (E2E_N8N for a
  * 1.x line).
  */
-import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 
 import type { VantageSimulator } from '../test/simulator/simulator';
-import { FIXTURE } from '../test/simulator/simulator';
 import { assert, check, equal } from './lib/checks';
+import {
+	AFTER_THE_WAIT,
+	DOCUMENT_ARRIVES,
+	documentArrivesWorkflow,
+	EXTRACT_INVOICE,
+	invoiceFileServer,
+} from './lib/documentArrives';
 import { hostVersions, LINE, type N8nInstance } from './lib/n8n';
 import {
 	activate,
@@ -56,103 +59,38 @@ import { CREDENTIAL, runAlone, type Setup } from './lib/setup';
 
 type Json = Record<string, unknown>;
 
-const TRIGGER = 'Document arrives';
-const PROCESS = 'Extract invoice';
-const AFTER = 'After the wait';
 const SAFETY_NET = 'Safety net';
 /** Executions waiting for review through the restarts (half end while n8n is up, half while down). */
 const WAITING = 4;
 /** "At once": a resumed execution ends within this of its review's end (the figures are printed). */
 const WITHIN_MS = 30_000;
 
-/** A loopback file server: each path `/<label>.txt` answers an invoice numbered `<label>`. */
-async function fileServer(): Promise<{ url: string; server: Server }> {
-	const server = createServer((req, res) => {
-		const label = decodeURIComponent((req.url ?? '/').slice(1).replace(/\.txt$/, ''));
-		res.writeHead(200, { 'content-type': 'text/plain' });
-		res.end(
-			[
-				`InvoiceNumber: ${label}`,
-				'InvoiceDate: 03.11.2025',
-				'Total: 1.250,00',
-				'Vendor.Name: Durable GmbH',
-				'',
-			].join('\n'),
-		);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
 /**
- * Webhook (JSON `{ label, url }`) → Process Document (the file from the link, Resume When Vantage
- * Pushes, the label as a registration parameter) → No Operation.
+ * Webhook (JSON `{ label, url }`) → Process Document (one transaction per item, Resume When
+ * Vantage Pushes, the batch and the label as registration parameters) → No Operation.
  */
 function durableWorkflow(o: {
 	name: string;
 	path: string;
-	vantage: CredentialRef;
 	eventSecret: CredentialRef;
 	batch: string;
 	waitLimitHours?: number;
 }): Json {
-	const nodes: Json[] = [
-		{
-			id: `${o.path}-webhook`,
-			name: TRIGGER,
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters: { httpMethod: 'POST', path: o.path, responseMode: 'onReceived', options: {} },
-		},
-		{
-			id: `${o.path}-process`,
-			name: PROCESS,
-			type: 'n8n-nodes-abbyy-vantage.abbyyVantage',
-			typeVersion: 1,
-			position: [240, 0],
-			parameters: {
-				resource: 'transaction',
-				operation: 'processDocument',
-				skillId: { __rl: true, mode: 'id', value: FIXTURE.documentSkillId },
-				inputFiles: 'url',
-				fileUrl: '={{ $json.body.url }}',
-				allowedInternalHosts: '127.0.0.1',
-				transactionMode: 'perItem',
-				options: {
-					pollInterval: 1,
-					maxPollInterval: 2,
-					onManualReview: 'resume',
-					...(o.waitLimitHours ? { waitLimitHours: o.waitLimitHours } : {}),
-					registrationParameters: {
-						parameter: [
-							{ key: 'Batch', value: o.batch },
-							{ key: 'Label', value: '={{ $json.body.label }}' },
-						],
-					},
-				},
-			},
-			credentials: { abbyyVantageApi: o.vantage, abbyyVantageEventSecretApi: o.eventSecret },
-		},
-		{
-			id: `${o.path}-after`,
-			name: AFTER,
-			type: 'n8n-nodes-base.noOp',
-			typeVersion: 1,
-			position: [480, 0],
-			parameters: {},
-		},
-	];
-	return {
+	return documentArrivesWorkflow({
 		name: o.name,
-		nodes,
-		connections: {
-			[TRIGGER]: { main: [[{ node: PROCESS, type: 'main', index: 0 }]] },
-			[PROCESS]: { main: [[{ node: AFTER, type: 'main', index: 0 }]] },
+		path: o.path,
+		vantage: CREDENTIAL,
+		eventSecret: o.eventSecret,
+		options: {
+			pollInterval: 1,
+			maxPollInterval: 2,
+			onManualReview: 'resume',
+			...(o.waitLimitHours ? { waitLimitHours: o.waitLimitHours } : {}),
 		},
-		settings: { executionOrder: 'v1' },
-	};
+		registration: [{ key: 'Batch', value: o.batch }],
+		perItem: true,
+		after: true,
+	});
 }
 
 /** The polling trigger, Transaction Completed of the batch, with its safety net (no grace). */
@@ -241,7 +179,7 @@ async function executionsOf(session: Session, workflowId: string): Promise<Store
 
 /** The label the webhook received in a stored execution. */
 function labelOf(execution: StoredExecution): string | undefined {
-	const [item] = lastItems(execution, TRIGGER);
+	const [item] = lastItems(execution, DOCUMENT_ARRIVES);
 	return ((item?.body as Json | undefined)?.label as string | undefined) ?? undefined;
 }
 
@@ -264,7 +202,7 @@ export async function durableWaitChecks(ctx: DurableContext): Promise<void> {
 	const started = Date.now();
 	const batch = `e2e-durable-${started}`;
 	const secret = randomSecret();
-	const files = await fileServer();
+	const files = await invoiceFileServer('Durable GmbH');
 	const eventSecret = await createEventSecret(
 		session,
 		'ABBYY Vantage events (durable e2e)',
@@ -296,14 +234,13 @@ export async function durableWaitChecks(ctx: DurableContext): Promise<void> {
 		console.log(`\nDurable waits for Manual Review, ${hostVersions().label}`);
 		const durableId = await activate(
 			session,
-			durableWorkflow({ name: 'e2e: durable wait', path, vantage: CREDENTIAL, eventSecret, batch }),
+			durableWorkflow({ name: 'e2e: durable wait', path, eventSecret, batch }),
 		);
 		const limitId = await activate(
 			session,
 			durableWorkflow({
 				name: 'e2e: durable wait, short Wait Limit',
 				path: limitPath,
-				vantage: CREDENTIAL,
 				eventSecret,
 				batch,
 				// 36 s: n8n's WaitTracker looks for due executions every minute.
@@ -325,7 +262,7 @@ export async function durableWaitChecks(ctx: DurableContext): Promise<void> {
 			return map;
 		};
 		const transactionOf = (execution: StoredExecution) =>
-			String(lastItems(execution, PROCESS)[0]?.transactionId ?? '');
+			String(lastItems(execution, EXTRACT_INVOICE)[0]?.transactionId ?? '');
 
 		// --- the limit first: n8n ends it in a minute or two, while the rest runs
 		const limitLabel = `DW-LIMIT-${started}`;
@@ -368,7 +305,7 @@ export async function durableWaitChecks(ctx: DurableContext): Promise<void> {
 				const done = waiting.get(straight)?.[0];
 				assert(done, 'no execution for the document without review');
 				equal(done.status, 'success', 'its status');
-				const [out] = lastItems(done, AFTER);
+				const [out] = lastItems(done, AFTER_THE_WAIT);
 				equal(
 					[out?.status, (out?.fields as Json | undefined)?.InvoiceNumber],
 					['Processed', straight],
@@ -378,13 +315,13 @@ export async function durableWaitChecks(ctx: DurableContext): Promise<void> {
 					const [execution] = waiting.get(label) ?? [];
 					assert(execution, `no execution for ${label}`);
 					equal(execution.status, 'waiting', `status of ${label}`);
-					const [shown] = lastItems(execution, PROCESS);
+					const [shown] = lastItems(execution, EXTRACT_INVOICE);
 					equal(
 						[shown?.status, shown?.waitingForManualReview, typeof shown?.manualReviewLink],
 						['Processing', true, 'string'],
 						`${label} while it waits`,
 					);
-					equal(lastItems(execution, AFTER), [], `${label}: nothing ran after the node`);
+					equal(lastItems(execution, AFTER_THE_WAIT), [], `${label}: nothing ran after the node`);
 				}
 			},
 		);
@@ -477,7 +414,7 @@ export async function durableWaitChecks(ctx: DurableContext): Promise<void> {
 					const executions = afterUp.get(label) ?? [];
 					equal(executions.length, 1, `executions of ${label}`);
 					equal(executions[0].status, 'success', `status of ${label}`);
-					const [out] = lastItems(executions[0], AFTER);
+					const [out] = lastItems(executions[0], AFTER_THE_WAIT);
 					equal(
 						[
 							out?.transactionId,
@@ -529,7 +466,7 @@ export async function durableWaitChecks(ctx: DurableContext): Promise<void> {
 					const executions = afterDown.get(label) ?? [];
 					equal(executions.length, 1, `executions of ${label}`);
 					equal(executions[0].status, 'success', `status of ${label}`);
-					const [out] = lastItems(executions[0], AFTER);
+					const [out] = lastItems(executions[0], AFTER_THE_WAIT);
 					equal(
 						[out?.transactionId, (out?.fields as Json | undefined)?.InvoiceNumber],
 						[txOf.get(label), label],
@@ -578,7 +515,7 @@ export async function durableWaitChecks(ctx: DurableContext): Promise<void> {
 				const [execution] = limited.get(limitLabel) ?? [];
 				assert(execution, 'no execution for the limit');
 				equal(execution.status, 'success', 'its status');
-				const [out] = lastItems(execution, AFTER);
+				const [out] = lastItems(execution, AFTER_THE_WAIT);
 				equal(
 					[
 						out?.status,

@@ -13,12 +13,15 @@
  * its workers have WEBHOOK_URL set to the main process's URL (else the resume URLs they build name
  * n8n's default port), and nothing else of that suite runs meanwhile.
  */
-import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
-import { FIXTURE, type VantageSimulator } from '../test/simulator/simulator';
+import type { VantageSimulator } from '../test/simulator/simulator';
 import { assert, check, equal } from './lib/checks';
+import {
+	AFTER_THE_WAIT,
+	documentArrivesWorkflow,
+	EXTRACT_INVOICE,
+	invoiceFileServer,
+} from './lib/documentArrives';
 import { executionRows, output, runData, workerLog } from './lib/queue/executions';
 import type { Postgres } from './lib/queue/postgres';
 import { waitUntil } from './lib/queue/processes';
@@ -38,8 +41,6 @@ type Json = Record<string, unknown>;
 
 /** Executions that wait at once. */
 export const QUEUE_WAITING = 20;
-const PROCESS = 'Extract invoice';
-const AFTER = 'After the wait';
 
 export interface QueueContext {
 	/** The main process's URL. */
@@ -55,78 +56,12 @@ export interface QueueContext {
 	stopWorker: (name: string) => Promise<void>;
 }
 
-async function fileServer(): Promise<{ url: string; server: Server }> {
-	const server = createServer((req, res) => {
-		const label = decodeURIComponent((req.url ?? '/').slice(1).replace(/\.txt$/, ''));
-		res.writeHead(200, { 'content-type': 'text/plain' });
-		res.end(
-			`InvoiceNumber: ${label}\nInvoiceDate: 03.11.2025\nTotal: 10,00\nVendor.Name: Queue Wait GmbH\n`,
-		);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-/** Webhook (JSON `{ label, url }`) → Process Document (Resume When Vantage Pushes) → No Operation. */
-function workflow(path: string, vantage: CredentialRef, eventSecret: CredentialRef): Json {
-	return {
-		name: 'e2e: durable wait in queue mode',
-		nodes: [
-			{
-				id: 'qw-webhook',
-				name: 'Document arrives',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-			},
-			{
-				id: 'qw-process',
-				name: PROCESS,
-				type: 'n8n-nodes-abbyy-vantage.abbyyVantage',
-				typeVersion: 1,
-				position: [240, 0],
-				parameters: {
-					resource: 'transaction',
-					operation: 'processDocument',
-					skillId: { __rl: true, mode: 'id', value: FIXTURE.documentSkillId },
-					inputFiles: 'url',
-					fileUrl: '={{ $json.body.url }}',
-					allowedInternalHosts: '127.0.0.1',
-					options: {
-						pollInterval: 1,
-						onManualReview: 'resume',
-						registrationParameters: {
-							parameter: [{ key: 'Label', value: '={{ $json.body.label }}' }],
-						},
-					},
-				},
-				credentials: { abbyyVantageApi: vantage, abbyyVantageEventSecretApi: eventSecret },
-			},
-			{
-				id: 'qw-after',
-				name: AFTER,
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [480, 0],
-				parameters: {},
-			},
-		],
-		connections: {
-			'Document arrives': { main: [[{ node: PROCESS, type: 'main', index: 0 }]] },
-			[PROCESS]: { main: [[{ node: AFTER, type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
-}
-
 /** The waiting checks on a running cluster. Leaves the simulator as it found it. */
 export async function durableWaitQueueChecks(ctx: QueueContext): Promise<void> {
 	const { sim, pg } = ctx;
 	const started = Date.now();
 	const secret = randomSecret();
-	const files = await fileServer();
+	const files = await invoiceFileServer('Queue Wait GmbH');
 	const cookie = await signIn(ctx.url);
 	const session: Session = { url: ctx.url, cookie, apiKey: await createApiKey(ctx.url, cookie) };
 	const eventSecret = await createEventSecret(session, 'ABBYY Vantage events (queue wait)', secret);
@@ -142,7 +77,17 @@ export async function durableWaitQueueChecks(ctx: QueueContext): Promise<void> {
 		// Jobs the workers ran before these checks (the queue suite's earlier phases, a killed
 		// worker's) are not theirs to judge.
 		const before = Math.max(0, ...executionRows(pg).map((r) => r.id));
-		const workflowId = await activate(session, workflow(path, ctx.credential, eventSecret));
+		const workflowId = await activate(
+			session,
+			documentArrivesWorkflow({
+				name: 'e2e: durable wait in queue mode',
+				path,
+				vantage: ctx.credential,
+				eventSecret,
+				options: { pollInterval: 1, onManualReview: 'resume' },
+				after: true,
+			}),
+		);
 		const mine = () => executionRows(pg, [workflowId]);
 		console.log(`\nDurable waits in queue mode: ${QUEUE_WAITING} executions wait for review`);
 		const labels = Array.from({ length: QUEUE_WAITING }, (_, i) => `QW-${i}-${started}`);
@@ -204,7 +149,7 @@ export async function durableWaitQueueChecks(ctx: QueueContext): Promise<void> {
 		await ctx.stopWorker(gone.name);
 		const transactionOf = new Map<number, string>();
 		for (const row of waitingRows) {
-			const [item] = output(runData(pg, row.id), PROCESS);
+			const [item] = output(runData(pg, row.id), EXTRACT_INVOICE);
 			transactionOf.set(row.id, String(item?.json.transactionId));
 		}
 		const endedAt = Date.now();
@@ -240,7 +185,7 @@ export async function durableWaitQueueChecks(ctx: QueueContext): Promise<void> {
 						`${row.id}: finished on ${finishedOn.get(row.id) ?? 'no worker'}`,
 					);
 					const run = runData(pg, row.id);
-					const items = output(run, AFTER);
+					const items = output(run, AFTER_THE_WAIT);
 					const transactionId = transactionOf.get(row.id);
 					const label = sim
 						.transaction(transactionId!)
