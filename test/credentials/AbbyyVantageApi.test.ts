@@ -357,59 +357,6 @@ describe('inside n8n (WorkflowExecute + httpRequestWithAuthentication)', () => {
 		expect(sim.requestsTo('Token')).toHaveLength(1);
 	});
 
-	test('executions starting at once in one n8n process before any sign-in sign in once', async () => {
-		const items = await exports(1);
-		const store = simulatorCredentials(sim);
-		// A slow sign-in: every execution starts before the first one has its token.
-		sim.injectFault('Token', { kind: 'delay', ms: 300 }, 1);
-		const runs = await Promise.all(
-			Array.from(
-				{ length: 5 },
-				async () => await runNode({ credentials: store, items, parameters: statusOf() }),
-			),
-		);
-		expect(runs.map((r) => r.error)).toEqual(Array(5).fill(undefined));
-		expect(sim.requestsTo('Token')).toHaveLength(1);
-		const polls = sim.requestsTo('GetExportStatus');
-		expect(polls.map((r) => r.status)).toEqual(Array(5).fill(200));
-		expect(new Set(polls.map((r) => r.tokenSerial)).size).toBe(1);
-	});
-
-	test('the others take the first sign-in’s token as soon as n8n has it, not after its request', async () => {
-		const items = await exports(1);
-		const store = simulatorCredentials(sim);
-		// The request that signed in is answered slowly: the others must not wait for its answer.
-		sim.injectFault('GetExportStatus', { kind: 'delay', ms: 2000 }, 1);
-		let finished = 0;
-		const runs = Array.from({ length: 4 }, async () => {
-			const result = await runNode({ credentials: store, items, parameters: statusOf() });
-			finished++;
-			return result;
-		});
-		while (finished < 3) await sleep(20);
-		const [slow, ...others] = sim.requestsTo('GetExportStatus');
-		expect(slow.status).toBeUndefined();
-		expect(others.map((r) => r.status)).toEqual([200, 200, 200]);
-		expect((await Promise.all(runs)).map((r) => r.error)).toEqual(Array(4).fill(undefined));
-		expect(sim.requestsTo('Token')).toHaveLength(1);
-	});
-
-	test('a first sign-in that fails: each execution tries its own, and each fails clearly', async () => {
-		const items = await exports(1);
-		const store = simulatorCredentials(sim, { password: 'wrong-password-123' });
-		const runs = await Promise.all(
-			Array.from(
-				{ length: 3 },
-				async () => await runNode({ credentials: store, items, parameters: statusOf() }),
-			),
-		);
-		for (const run of runs) {
-			expect(run.error?.message).toMatch(/^ABBYY Vantage refused the sign-in \(invalid_grant/);
-		}
-		expect(sim.requestsTo('Token')).toHaveLength(3);
-		expect(sim.requestsTo('GetExportStatus')).toHaveLength(0);
-	});
-
 	test('a token another n8n process stored meanwhile is taken instead of signing in again', async () => {
 		// Queue mode: this worker's execution started with token A; the other worker signed in and
 		// stored token B in the credential. When A expires, the execution takes B from the credential.

@@ -76,11 +76,6 @@ export interface Renewal {
 	/** Wait for a replacement in progress, if any. */
 	settled(): Promise<void>;
 	/**
-	 * Before the client's first request: a token another run of this process is signing in for, or
-	 * the function to call once this request (which signs in) has been answered.
-	 */
-	first(): Promise<(() => void) | undefined>;
-	/**
 	 * After Vantage refused `refused`: hold another token. Returns a function to call once the
 	 * request sent again has been answered when that request counts as signed in again (a second
 	 * 401 then fails it), or undefined when it was only given a newer token. Throws
@@ -189,11 +184,6 @@ export class OAuth2Renewal implements Renewal {
 
 	async settled(): Promise<void> {
 		if (this.renewal) await this.renewal;
-	}
-
-	/** An OAuth2 credential is connected in the editor before it is used: no first sign-in here. */
-	async first(): Promise<undefined> {
-		return undefined;
 	}
 
 	async replace(refused: string): Promise<(() => void) | undefined> {

@@ -119,9 +119,6 @@ export class VantageClient {
 	/** The first request runs alone, so a run over many items signs in once, not once per item. */
 	private firstRequest?: Promise<unknown>;
 
-	/** Whether the first request has gone (its sign-in shared with the process's other runs). */
-	private firstSent = false;
-
 	/**
 	 * The decrypted credential, read once per execution and handed to every request: n8n would
 	 * otherwise load and decrypt it again for each one. n8n writes a new token into this same
@@ -245,9 +242,7 @@ export class VantageClient {
 		let tokensSwapped = 0;
 		let refusedForLoad = 0;
 		let answerWasLost = false;
-		// The first request of this client may sign in for the others of this process (./signIn.ts).
-		let renewing = this.firstSent ? undefined : await tokens.first();
-		this.firstSent = true;
+		let renewing: (() => void) | undefined;
 		for (let attempt = 0; ; attempt++) {
 			if (!renewing) await tokens.settled();
 			const tokenUsed = tokens.tokenInUse();

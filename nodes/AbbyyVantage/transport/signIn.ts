@@ -1,11 +1,10 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { newerTokenOrFind, tokenOrFind, tokensOf, usable, type CredentialTokens } from './tokens';
+import { newerTokenOrFind, tokensOf, usable, type CredentialTokens } from './tokens';
 
 /**
  * One client's side (one node run) of replacing a refused token: its requests in flight share one
- * replacement, and clients of the same credential in this process share one sign-in, the first
- * one included.
+ * replacement, and clients of the same credential in this process share one sign-in.
  */
 export class TokenRenewal {
 	/** The replacement in progress; this client's other requests wait for it. */
@@ -35,31 +34,6 @@ export class TokenRenewal {
 	/** Wait for a replacement in progress, if any. */
 	async settled(): Promise<void> {
 		if (this.renewal) await this.renewal;
-	}
-
-	/**
-	 * Before this client's first request: when the credential holds no token yet, take the one a
-	 * sign-in under way in this process finds (runs starting together, such as a burst of pushes or
-	 * a queue worker's executions, sign in once, not once each). Otherwise this request signs in (n8n
-	 * does, the token being empty): returns the function to call once it has been answered, and the
-	 * others take the token as soon as n8n has written it here, before the request itself is sent.
-	 * A sign-in that fails leaves them to try their own. No stored token of another run is taken
-	 * here: a credential just edited must sign in with what it holds now.
-	 */
-	async first(): Promise<(() => void) | undefined> {
-		if (this.tokenInUse() !== '') return undefined;
-		const search = await tokenOrFind(this.state, false);
-		if ('token' in search) {
-			this.credentials.accessToken = search.token;
-			return undefined;
-		}
-		let settle: ((token: string | undefined) => void) | undefined = search.settle;
-		const once = (token: string | undefined) => {
-			settle?.(token);
-			settle = undefined;
-		};
-		whenTokenWritten(this.credentials, once);
-		return () => once(this.tokenInUse() || undefined);
 	}
 
 	/**
@@ -107,32 +81,4 @@ export class TokenRenewal {
 		done();
 		return undefined;
 	}
-}
-
-/**
- * Call `written` when n8n writes a token into `credentials` (its sign-in assigns the result to the
- * object it was given, before it sends the request): the property becomes a plain value again at
- * that write. When n8n signs in with a copy instead, nothing is called and the caller settles
- * once the request has been answered.
- */
-function whenTokenWritten(
-	credentials: ICredentialDataDecryptedObject,
-	written: (token: string) => void,
-): void {
-	let value = credentials.accessToken;
-	Object.defineProperty(credentials, 'accessToken', {
-		configurable: true,
-		enumerable: true,
-		get: () => value,
-		set: (next: unknown) => {
-			value = next as typeof value;
-			Object.defineProperty(credentials, 'accessToken', {
-				configurable: true,
-				enumerable: true,
-				writable: true,
-				value: next,
-			});
-			if (typeof next === 'string' && next !== '') written(next);
-		},
-	});
 }

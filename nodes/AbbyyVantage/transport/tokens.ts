@@ -35,41 +35,26 @@ export function usable(state: CredentialTokens, token: unknown): token is string
 	return typeof token === 'string' && token !== '' && !state.refused.includes(token);
 }
 
-/** What a run gets when it looks for a token: one found by another run, or the task of finding it. */
-export type TokenSearch = { token: string } | { settle: (token: string | undefined) => void };
-
 /**
  * Notes that Vantage refused `refused`, then gives the token another execution of this process
- * found meanwhile (waiting for one being found), or else makes this run the one that finds it
- * (tokenOrFind).
+ * found meanwhile (waiting for one being found), or else makes this run the one that finds it:
+ * the others of the process wait for it until `settle` is called once, with the token found or
+ * undefined when none was (the others then try their own). The check and the start happen in one
+ * step, so that runs meeting one expiry together start one search, not one each.
  */
 export async function newerTokenOrFind(
 	state: CredentialTokens,
 	refused: string,
-): Promise<TokenSearch> {
+): Promise<{ token: string } | { settle: (token: string | undefined) => void }> {
 	if (refused && !state.refused.includes(refused)) {
 		state.refused.push(refused);
 		if (state.refused.length > REFUSED_KEPT) state.refused.shift();
 	}
-	return await tokenOrFind(state, true);
-}
-
-/**
- * The token a run of this process is finding right now (waited for), else, with `takeNewest`, the
- * newest one found here, else makes this run the one that finds it: the others of the process wait
- * for it until `settle` is called once, with the token found or undefined when none was (the
- * others then try their own). The check and the start happen in one step, so that runs meeting one
- * expiry (or starting together with no token) start one search, not one each.
- */
-export async function tokenOrFind(
-	state: CredentialTokens,
-	takeNewest: boolean,
-): Promise<TokenSearch> {
 	for (let pending = state.pending; pending; pending = state.pending) {
 		const token = await pending;
 		if (usable(state, token)) return { token };
 	}
-	if (takeNewest && usable(state, state.newest)) return { token: state.newest };
+	if (usable(state, state.newest)) return { token: state.newest };
 	let found!: (token: string | undefined) => void;
 	const pending = new Promise<string | undefined>((resolve) => (found = resolve));
 	state.pending = pending;
