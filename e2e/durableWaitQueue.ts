@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console --
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console --
  * End-to-end suite, never shipped: n8n 2.41.1 in queue mode (PostgreSQL, Redis, main, workers). */
 /**
  * Waiting for Manual Review in n8n's queue mode (issue 40): main + two workers on PostgreSQL and

@@ -83,6 +83,20 @@ export function whyInternal(hostname: string): string | undefined {
 	return whyInternalName(name);
 }
 
+/**
+ * Whether `hostname` (a URL's hostname, as for whyInternal) names the machine it is used on:
+ * localhost, or a loopback or unspecified address in any spelling (IPv4 carried in IPv6 too).
+ */
+export function namesOwnMachine(hostname: string): boolean {
+	const host = hostname.toLowerCase().replace(/\.+$/, '');
+	if (host === 'localhost' || host.endsWith('.localhost')) return true;
+	const ip = parseIp(host);
+	if (!ip) return false;
+	const v4 = ip.version === 4 ? ip.value : carriedIpv4(ip.groups)?.value;
+	if (v4 === undefined) return false;
+	return inRange4(v4, parseIpv4('127.0.0.0')!, 8) || inRange4(v4, 0, 8);
+}
+
 /** Why the address (as DNS or a URL gives it: "10.0.0.1", "::1", "[::1]") is internal, or undefined. */
 export function whyInternalAddress(address: string): string | undefined {
 	const ip = parseIp(address);

@@ -188,6 +188,11 @@ export class VantageClient {
 		return await this.send<T>(req);
 	}
 
+	/** The Vantage address requests go to (the credential's Region or Base URL); sends nothing. */
+	async baseUrl(itemIndex?: number): Promise<string> {
+		return (await this.connect(itemIndex)).baseUrl;
+	}
+
 	/** The base URL and the token renewal of this run, from the credential read once. */
 	private async connect(itemIndex?: number): Promise<Connection> {
 		if (this.connection) return this.connection;

@@ -6,6 +6,7 @@ import {
 } from '../../../nodes/AbbyyVantage/helpers/allowedHosts';
 import { internalHostRefusal, parseFileUrl } from '../../../nodes/AbbyyVantage/helpers/fileUrl';
 import {
+	namesOwnMachine,
 	parseIp,
 	parseIpv4,
 	parseIpv6,
@@ -336,4 +337,28 @@ describe('Allowed Internal Hosts: what the user lets through, and only that', ()
 	])('refused entry %s: %s', (entry, expected) => {
 		expect(parseAllowedHosts(`ok.example.com, ${entry}`)).toEqual({ entry, why: expected });
 	});
+});
+
+describe('namesOwnMachine: the resume URL Vantage elsewhere cannot reach', () => {
+	test.each([
+		'localhost',
+		'n8n.localhost',
+		'127.0.0.1',
+		'127.1',
+		'0x7f000001',
+		'0.0.0.0',
+		'[::1]',
+		'[::]',
+		'[::ffff:127.0.0.1]',
+		'LOCALHOST.',
+	])('%s names n8n’s own machine', (host) => {
+		expect(namesOwnMachine(new URL(`http://${host}:5678/`).hostname)).toBe(true);
+	});
+
+	test.each(['n8n.example.com', '10.0.0.5', '192.168.1.20', 'n8n', '[fd00::1]', '93.184.216.34'])(
+		'%s does not (another machine, reachable or not)',
+		(host) => {
+			expect(namesOwnMachine(new URL(`http://${host}:5678/`).hostname)).toBe(false);
+		},
+	);
 });

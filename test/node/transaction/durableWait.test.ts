@@ -560,6 +560,28 @@ describe('Resume When Vantage Pushes: refused before any upload', () => {
 		expect((error as { description?: string }).description).toMatch(/WEBHOOK_URL/);
 	});
 
+	test('a resume URL on n8n’s own machine (WEBHOOK_URL unset) while Vantage is elsewhere', async () => {
+		// n8n's default without WEBHOOK_URL; Vantage in a cloud: nothing is read or sent.
+		const n8n = await n8nWith({ webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting' });
+		f.store.data = { ...f.store.data, baseUrl: 'https://vantage.example.com' };
+		const error = await refused(n8n, resumeOptions());
+		expect(error.message).toBe(
+			'On Manual Review → Resume When Vantage Pushes: n8n’s resume URL for this execution (http://localhost:5678/…) names n8n’s own machine, which ABBYY Vantage at vantage.example.com cannot reach [item 0]',
+		);
+		expect((error as { description?: string }).description).toMatch(/WEBHOOK_URL/);
+		expect(f.sim.requests).toHaveLength(0);
+	});
+
+	test('a resume URL on n8n’s own machine with Vantage there too (on premises, a test) is taken', async () => {
+		const n8n = await n8nWith({ webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting' });
+		const execution = await n8n.run({
+			items: [invoice('X-0')],
+			parameters: processParams({}, resumeOptions()),
+		});
+		expect(execution.error).toBeUndefined();
+		expect(f.sim.requestsTo('LaunchTransaction')).toHaveLength(1);
+	});
+
 	test('no room for n8nResumeUrl among the Registration Parameters, or the name taken', async () => {
 		const n8n = await n8nWith();
 		const ten = Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, value: 'v' }));

@@ -8,6 +8,7 @@ import type {
 
 import { MAX_PARAMETERS } from '../../constants';
 import { invalid, plainMessage } from '../../helpers/errors';
+import { namesOwnMachine } from '../../helpers/internalAddress';
 import { runsAsTool } from '../../agent/mode';
 import { EVENT_SECRET, secretProblem } from '../../vantage/eventSecret';
 import { RESUME_URL_PARAMETER } from '../../vantage/pushedEvents';
@@ -112,11 +113,13 @@ export interface DurableWait {
  * Read and check what a durable wait needs, from the first item, before anything is sent: not as
  * an AI agent's tool (a tool call cannot wait), the Event Secret credential set and usable (the
  * resume URL refuses what it does not sign), and a resume URL Vantage can store (at most 256
- * characters: n8n's is WEBHOOK_URL + /webhook-waiting/<execution id>, plus its token on n8n 2.x).
+ * characters: n8n's is WEBHOOK_URL + /webhook-waiting/<execution id>, plus its token on n8n 2.x)
+ * and reach (not n8n's own machine, unless Vantage's address names it too).
  */
 export async function readDurableWait(
 	ctx: IExecuteFunctions,
 	options: IDataObject,
+	client: VantageClient,
 ): Promise<DurableWait> {
 	const what = 'On Manual Review → Resume When Vantage Pushes';
 	if (runsAsTool(ctx)) {
@@ -163,7 +166,27 @@ export async function readDurableWait(
 			'Shorten n8n’s public address: set WEBHOOK_URL to a shorter host name (the resume URL is WEBHOOK_URL + /webhook-waiting/<execution ID>, plus a token on n8n 2.x).',
 		);
 	}
+	// n8n builds the URL from WEBHOOK_URL, http://localhost:5678/ when unset (on a queue worker
+	// too): Vantage elsewhere would post to itself, and the wait would last until its limit.
+	const resume = parsedUrl(resumeUrl);
+	const vantage = parsedUrl(await client.baseUrl(0));
+	if (resume && vantage && namesOwnMachine(resume.hostname) && !namesOwnMachine(vantage.hostname)) {
+		throw invalid(
+			ctx,
+			0,
+			`${what}: n8n’s resume URL for this execution (${resume.origin}/…) names n8n’s own machine, which ABBYY Vantage at ${vantage.host} cannot reach`,
+			'Set WEBHOOK_URL to the public HTTPS address of n8n that Vantage reaches (in queue mode on the workers too: the one that runs the node builds the resume URL), or choose another On Manual Review.',
+		);
+	}
 	return { resumeUrl, limitMs: readWaitLimitMs(ctx, 0, options) };
+}
+
+function parsedUrl(text: string): URL | undefined {
+	try {
+		return new URL(text);
+	} catch {
+		return undefined;
+	}
 }
 
 /**

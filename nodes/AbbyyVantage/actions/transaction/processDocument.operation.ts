@@ -436,7 +436,7 @@ export async function execute(
 	const firstOptions = readCollection(this, 0, 'options');
 	const durable =
 		firstOptions.onManualReview === 'resume'
-			? await readDurableWait(this, firstOptions)
+			? await readDurableWait(this, firstOptions, client)
 			: undefined;
 	checkFileUrls(this, items);
 	if (mode === 'perItem') {

@@ -79,7 +79,7 @@ export async function execute(
 	const firstOptions = readCollection(this, 0, 'options');
 	const durable =
 		firstOptions.onManualReview === 'resume'
-			? await readDurableWait(this, firstOptions)
+			? await readDurableWait(this, firstOptions, client)
 			: undefined;
 	// With it, each item's wait stops at Manual Review; what stopped there waits durably below.
 	const stopped = new Map<number, WaitOutcome>();
