@@ -18,6 +18,7 @@
  * 1.x line).
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 import type { VantageSimulator } from '../test/simulator/simulator';
 import { assert, check, equal } from './lib/checks';
@@ -28,7 +29,7 @@ import {
 	EXTRACT_INVOICE,
 	invoiceFileServer,
 } from './lib/documentArrives';
-import { hostVersions, LINE, type N8nInstance } from './lib/n8n';
+import { hostVersions, LINE, n8n, RUN_DIR, writeJson, type N8nInstance } from './lib/n8n';
 import {
 	activate,
 	createEventSecret,
@@ -55,11 +56,19 @@ import {
 	type N8nServer,
 	type StoredExecution,
 } from './lib/server';
+import { fixtureCredentialData } from '../test/simulator/simulator';
 import { CREDENTIAL, runAlone, type Setup } from './lib/setup';
 
 type Json = Record<string, unknown>;
 
 const SAFETY_NET = 'Safety net';
+/**
+ * An ABBYY Vantage credential whose Vantage is on another machine (nothing listens there: the node
+ * refuses before it sends anything), imported by the suite.
+ */
+const ELSEWHERE: CredentialRef = { id: 'vaCredElsewh', name: 'ABBYY Vantage elsewhere' };
+const ELSEWHERE_URL = 'https://vantage.example.com';
+
 /** Executions waiting for review through the restarts (half end while n8n is up, half while down). */
 const WAITING = 4;
 /** "At once": a resumed execution ends within this of its review's end (the figures are printed). */
@@ -263,6 +272,44 @@ export async function durableWaitChecks(ctx: DurableContext): Promise<void> {
 		};
 		const transactionOf = (execution: StoredExecution) =>
 			String(lastItems(execution, EXTRACT_INVOICE)[0]?.transactionId ?? '');
+
+		// --- n8n's resume URLs name its own machine here (WEBHOOK_URL http://127.0.0.1:…/): with
+		// Vantage on another machine the node refuses before it sends anything
+		const elsewherePath = `durable-elsewhere-${started}`;
+		const elsewhereId = await activate(
+			session,
+			documentArrivesWorkflow({
+				name: 'e2e: durable wait, Vantage elsewhere',
+				path: elsewherePath,
+				vantage: ELSEWHERE,
+				eventSecret,
+				options: { onManualReview: 'resume' },
+			}),
+		);
+		workflowIds.push(elsewhereId);
+		equal(await call(elsewherePath, `DW-ELSEWHERE-${started}`), 200, 'webhook answer (elsewhere)');
+		await check(
+			`Vantage at ${ELSEWHERE_URL}, n8n's resume URL on 127.0.0.1: refused before any upload, naming WEBHOOK_URL`,
+			async () => {
+				const [run] = await until(
+					async () => await executionsOf(session, elsewhereId),
+					(list) => list[0]?.status === 'error',
+					60_000,
+				);
+				equal(run?.status, 'error', 'execution status');
+				const error = (run?.data?.resultData as Json | undefined)?.error as Json | undefined;
+				assert(
+					String(error?.message).includes(
+						'names n8n’s own machine, which ABBYY Vantage at vantage.example.com cannot reach',
+					),
+					`error: ${String(error?.message)}`,
+				);
+				assert(
+					String(error?.description).includes('WEBHOOK_URL'),
+					`description: ${String(error?.description)}`,
+				);
+			},
+		);
 
 		// --- the limit first: n8n ends it in a minute or two, while the rest runs
 		const limitLabel = `DW-LIMIT-${started}`;
@@ -562,6 +609,14 @@ async function serve(instance: N8nInstance): Promise<{ server: N8nServer; sessio
  */
 export async function durableWaitSuite(setup: Setup): Promise<void> {
 	const started = Date.now();
+	const file = join(RUN_DIR, 'credential-elsewhere.json');
+	writeJson(file, [
+		{ ...ELSEWHERE, type: 'abbyyVantageApi', data: fixtureCredentialData(ELSEWHERE_URL) },
+	]);
+	const imported = await n8n(setup.instance, ['import:credentials', `--input=${file}`]);
+	if (imported.code !== 0) {
+		throw new Error(`import:credentials failed:\n${imported.stdout}${imported.stderr}`);
+	}
 	let current = await serve(setup.instance);
 	const onExit = () => current.server.child.kill('SIGKILL');
 	process.once('exit', onExit);
