@@ -46,14 +46,8 @@ import {
 } from './lib/approvals';
 import { assert, check, equal } from './lib/checks';
 import { hostVersions, LINE, n8n, parseRun, ROOT, runOutput, RUN_DIR, writeJson } from './lib/n8n';
-import {
-	createApiKey,
-	publicApi,
-	signIn,
-	startServer,
-	stopServer,
-	type StoredExecution,
-} from './lib/server';
+import { publicApi, startServer, stopServer, type StoredExecution } from './lib/server';
+import { openSession } from './lib/push';
 import { SmtpSink, type Mail } from './lib/smtp';
 import type { ChatRequest, OfferedFunction, Scenario } from './lib/openai';
 import { CREDENTIAL, runAlone, type Setup } from './lib/setup';
@@ -724,8 +718,7 @@ async function humanReviewSuite(setup: Setup): Promise<void> {
 
 	const server = await startServer(instance);
 	try {
-		const cookie = await signIn(server.url);
-		const apiKey = await createApiKey(server.url, cookie);
+		const { apiKey } = await openSession(server.url);
 		/** The execution once it no longer waits (the resumed run takes a few seconds). */
 		const finished = async (executionId: string): Promise<StoredExecution> => {
 			for (let attempt = 0; attempt < 120; attempt++) {

@@ -36,6 +36,7 @@ import {
 	deactivate,
 	eventBody,
 	FAST_POLL_TIMES,
+	openSession,
 	post,
 	randomSecret,
 	SECRET_NAME,
@@ -47,10 +48,8 @@ import {
 	type Session,
 } from './lib/push';
 import {
-	createApiKey,
 	publicApi,
 	rest,
-	signIn,
 	startServer,
 	stopServer,
 	type N8nServer,
@@ -598,9 +597,7 @@ async function serve(instance: N8nInstance): Promise<{ server: N8nServer; sessio
 	const server = await startServer(instance, {
 		WEBHOOK_URL: `http://127.0.0.1:${instance.env.N8N_PORT}/`,
 	});
-	const cookie = await signIn(server.url);
-	const apiKey = await createApiKey(server.url, cookie);
-	return { server, session: { url: server.url, cookie, apiKey } };
+	return { server, session: await openSession(server.url) };
 }
 
 /**

@@ -29,13 +29,12 @@ import { redisCommand } from './lib/queue/redis';
 import {
 	activate,
 	createEventSecret,
+	openSession,
 	randomSecret,
 	SECRET_NAME,
 	URL_NAME,
 	type CredentialRef,
-	type Session,
 } from './lib/push';
-import { createApiKey, signIn } from './lib/server';
 
 type Json = Record<string, unknown>;
 
@@ -62,8 +61,7 @@ export async function durableWaitQueueChecks(ctx: QueueContext): Promise<void> {
 	const started = Date.now();
 	const secret = randomSecret();
 	const files = await invoiceFileServer('Queue Wait GmbH');
-	const cookie = await signIn(ctx.url);
-	const session: Session = { url: ctx.url, cookie, apiKey: await createApiKey(ctx.url, cookie) };
+	const session = await openSession(ctx.url);
 	const eventSecret = await createEventSecret(session, 'ABBYY Vantage events (queue wait)', secret);
 	const path = `queue-durable-${started}`;
 	sim.setDefaultTransactionScript({ processing: { ms: 300 }, manualReview: { ms: 3600_000 } });

@@ -21,14 +21,8 @@ import { FIXTURE } from '../test/simulator/simulator';
 import { answerOf, APPROVED_VENDORS } from './lib/agents';
 import { assert, check, equal } from './lib/checks';
 import { hostVersions, n8n, RUN_DIR, writeJson } from './lib/n8n';
-import {
-	createApiKey,
-	publicApi,
-	signIn,
-	startServer,
-	stopServer,
-	type N8nServer,
-} from './lib/server';
+import { publicApi, startServer, stopServer, type N8nServer } from './lib/server';
+import { openSession } from './lib/push';
 import { CREDENTIAL, runAlone, type Setup } from './lib/setup';
 
 type Json = Record<string, unknown>;
@@ -110,8 +104,7 @@ export async function mcpSuite(setup: Setup): Promise<void> {
 	const client = new Client({ name: 'abbyy-vantage-e2e', version: '1.0.0' });
 	try {
 		server = await startServer(instance);
-		const cookie = await signIn(server.url);
-		apiKey = await createApiKey(server.url, cookie);
+		({ apiKey } = await openSession(server.url));
 		await publicApi(server.url, apiKey, 'POST', `/workflows/${WORKFLOW}/activate`);
 		const url = new URL(`${server.url}/mcp/${PATH}`);
 		// The webhook is registered as the activation finishes: connect once it answers.

@@ -21,14 +21,8 @@ import { decide, importSmtpCredential } from './lib/approvals';
 import { assert, check, equal } from './lib/checks';
 import { hostVersions, LINE, n8n, parseRun, RUN_DIR, runOutput, writeJson } from './lib/n8n';
 import { INVOICES } from './lib/samples';
-import {
-	createApiKey,
-	publicApi,
-	signIn,
-	startServer,
-	stopServer,
-	type StoredExecution,
-} from './lib/server';
+import { publicApi, startServer, stopServer, type StoredExecution } from './lib/server';
+import { openSession } from './lib/push';
 import { CREDENTIAL, runAlone, type Setup } from './lib/setup';
 import { SmtpSink } from './lib/smtp';
 
@@ -262,8 +256,7 @@ async function reviewExampleSuite(setup: Setup): Promise<void> {
 		}
 		const server = await startServer(instance);
 		try {
-			const cookie = await signIn(server.url);
-			const apiKey = await createApiKey(server.url, cookie);
+			const { apiKey } = await openSession(server.url);
 			const executionId = /\/webhook-waiting\/([^/]+)\//.exec(mail.links[0] ?? '')?.[1] ?? '';
 			// The reviewer finishes in Vantage, then answers the e-mail.
 			sim.completeTransaction(String(inReview!.transactionId));

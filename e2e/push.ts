@@ -35,6 +35,7 @@ import {
 	INSTANT_NODE,
 	instantWorkflow,
 	launchTransaction,
+	openSession,
 	placeScript,
 	pollNode,
 	post,
@@ -47,7 +48,7 @@ import {
 	type Delivered,
 	type Session,
 } from './lib/push';
-import { createApiKey, signIn, startServer, stopServer, storedExecutions } from './lib/server';
+import { startServer, stopServer, storedExecutions } from './lib/server';
 import { CREDENTIAL, runAlone, type Setup } from './lib/setup';
 
 type Json = Record<string, unknown>;
@@ -466,10 +467,8 @@ export async function pushSuite(setup: Setup): Promise<void> {
 	const onExit = () => server.child.kill('SIGKILL');
 	process.once('exit', onExit);
 	try {
-		const cookie = await signIn(server.url);
-		const apiKey = await createApiKey(server.url, cookie);
 		await pushChecks({
-			session: { url: server.url, cookie, apiKey },
+			session: await openSession(server.url),
 			sim: setup.sim,
 			logFile: server.logFile,
 		});
