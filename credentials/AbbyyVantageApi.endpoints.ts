@@ -126,7 +126,8 @@ export class BaseUrlError extends Error {
 	}
 }
 
-function parseUrl(text: string): URL | undefined {
+/** `text` as a URL, or undefined when it is none. */
+export function parseUrl(text: string): URL | undefined {
 	try {
 		return new URL(text);
 	} catch {

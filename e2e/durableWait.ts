@@ -20,7 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { VantageSimulator } from '../test/simulator/simulator';
+import { fixtureCredentialData, type VantageSimulator } from '../test/simulator/simulator';
 import { assert, check, equal } from './lib/checks';
 import {
 	AFTER_THE_WAIT,
@@ -29,7 +29,7 @@ import {
 	EXTRACT_INVOICE,
 	invoiceFileServer,
 } from './lib/documentArrives';
-import { hostVersions, LINE, n8n, RUN_DIR, writeJson, type N8nInstance } from './lib/n8n';
+import { hostVersions, importCredentials, LINE, RUN_DIR, type N8nInstance } from './lib/n8n';
 import {
 	activate,
 	createEventSecret,
@@ -55,7 +55,6 @@ import {
 	type N8nServer,
 	type StoredExecution,
 } from './lib/server';
-import { fixtureCredentialData } from '../test/simulator/simulator';
 import { CREDENTIAL, runAlone, type Setup } from './lib/setup';
 
 type Json = Record<string, unknown>;
@@ -606,14 +605,9 @@ async function serve(instance: N8nInstance): Promise<{ server: N8nServer; sessio
  */
 export async function durableWaitSuite(setup: Setup): Promise<void> {
 	const started = Date.now();
-	const file = join(RUN_DIR, 'credential-elsewhere.json');
-	writeJson(file, [
+	await importCredentials(setup.instance, join(RUN_DIR, 'credential-elsewhere.json'), [
 		{ ...ELSEWHERE, type: 'abbyyVantageApi', data: fixtureCredentialData(ELSEWHERE_URL) },
 	]);
-	const imported = await n8n(setup.instance, ['import:credentials', `--input=${file}`]);
-	if (imported.code !== 0) {
-		throw new Error(`import:credentials failed:\n${imported.stdout}${imported.stderr}`);
-	}
 	let current = await serve(setup.instance);
 	const onExit = () => current.server.child.kill('SIGKILL');
 	process.once('exit', onExit);

@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 
 import { answerOf, INVOICE_SCENARIO } from './agents';
-import { n8n, RUN_DIR, writeJson, type N8nInstance } from './n8n';
+import { importCredentials, RUN_DIR, type N8nInstance } from './n8n';
 import type { Scenario, StepContext } from './openai';
 import type { Mail, SmtpSink } from './smtp';
 
@@ -32,7 +32,7 @@ export async function importSmtpCredential(
 	sink: Pick<SmtpSink, 'port'>,
 ): Promise<void> {
 	const file = join(RUN_DIR, 'smtp-credential.json');
-	writeJson(file, [
+	await importCredentials(instance, file, [
 		{
 			...SMTP_CREDENTIAL,
 			type: 'smtp',
@@ -46,10 +46,6 @@ export async function importSmtpCredential(
 			},
 		},
 	]);
-	const imported = await n8n(instance, ['import:credentials', `--input=${file}`]);
-	if (imported.code !== 0) {
-		throw new Error(`import:credentials failed:\n${imported.stdout}${imported.stderr}`);
-	}
 }
 
 /** What n8n tells a model whose gated tool call a person declined (processHitlResponses). */

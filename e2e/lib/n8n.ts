@@ -585,6 +585,19 @@ export function writeJson(path: string, value: unknown): void {
 	writeFileSync(path, JSON.stringify(value, null, 2));
 }
 
+/** Write `credentials` (as n8n exports them) to `file` and import them into `instance`'s database. */
+export async function importCredentials(
+	instance: N8nInstance,
+	file: string,
+	credentials: unknown[],
+): Promise<void> {
+	writeJson(file, credentials);
+	const imported = await n8n(instance, ['import:credentials', `--input=${file}`]);
+	if (imported.code !== 0) {
+		throw new Error(`import:credentials failed:\n${imported.stdout}${imported.stderr}`);
+	}
+}
+
 export function listFiles(dir: string): string[] {
 	return existsSync(dir) ? readdirSync(dir) : [];
 }

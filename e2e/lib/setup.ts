@@ -19,6 +19,7 @@ import { seedQualityWeek } from '../../test/simulator/qualitykit';
 import {
 	ensureHost,
 	freshInstance,
+	importCredentials,
 	n8n,
 	packPackage,
 	ROOT,
@@ -97,7 +98,7 @@ export async function setUp(options: {
 	const transactionId = sim.createTransaction(FIXTURE.processSkillId);
 	const folders = writeSamples(instance.filesDir);
 
-	writeJson(join(RUN_DIR, 'credentials.json'), [
+	await importCredentials(instance, join(RUN_DIR, 'credentials.json'), [
 		{
 			...CREDENTIAL,
 			type: 'abbyyVantageApi',
@@ -109,12 +110,6 @@ export async function setUp(options: {
 			data: { apiKey: SCRIPTED_MODEL_API_KEY, url: model.baseUrl },
 		},
 	]);
-	const credentials = await n8n(instance, [
-		'import:credentials',
-		`--input=${join(RUN_DIR, 'credentials.json')}`,
-	]);
-	if (credentials.code !== 0)
-		throw new Error(`import:credentials failed:\n${credentials.stdout}${credentials.stderr}`);
 
 	const dir = join(RUN_DIR, 'workflows');
 	rmSync(dir, { recursive: true, force: true });

@@ -148,8 +148,11 @@ export async function findListEntry(
 			const inTail = find((await read(stop, END_PAGE_SIZE)).items);
 			if (inTail) return inTail;
 		}
-		for (let page = 0, offset = head.items.length; offset < stop; page++) {
-			if (page === MAX_PAGES_PER_SLICE) break;
+		for (
+			let page = 0, offset = head.items.length;
+			offset < stop && page < MAX_PAGES_PER_SLICE;
+			page++
+		) {
 			const limit = Math.min(LIST_PAGE_SIZE, stop - offset);
 			const { items } = await read(offset, limit);
 			const found = find(items);

@@ -6,6 +6,7 @@ import type {
 	IPairedItemData,
 } from 'n8n-workflow';
 
+import { parseUrl } from '../../../../credentials/AbbyyVantageApi.endpoints';
 import { MAX_PARAMETERS } from '../../constants';
 import { invalid, plainMessage } from '../../helpers/errors';
 import { namesOwnMachine } from '../../helpers/internalAddress';
@@ -168,8 +169,8 @@ export async function readDurableWait(
 	}
 	// n8n builds the URL from WEBHOOK_URL, http://localhost:5678/ when unset (on a queue worker
 	// too): Vantage elsewhere would post to itself, and the wait would last until its limit.
-	const resume = parsedUrl(resumeUrl);
-	const vantage = parsedUrl(await client.baseUrl(0));
+	const resume = parseUrl(resumeUrl);
+	const vantage = parseUrl(await client.baseUrl(0));
 	if (resume && vantage && namesOwnMachine(resume.hostname) && !namesOwnMachine(vantage.hostname)) {
 		throw invalid(
 			ctx,
@@ -179,14 +180,6 @@ export async function readDurableWait(
 		);
 	}
 	return { resumeUrl, limitMs: readWaitLimitMs(ctx, 0, options) };
-}
-
-function parsedUrl(text: string): URL | undefined {
-	try {
-		return new URL(text);
-	} catch {
-		return undefined;
-	}
 }
 
 /**
