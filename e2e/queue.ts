@@ -1207,7 +1207,16 @@ async function main(): Promise<void> {
 	const replayAnswer = await post(pushUrl, captured.body!, captured.headers);
 	// A duplicate would show by now.
 	await sleep(2000);
-	const pushAll = executionRows(pg, [WORKFLOWS.push]).filter((r) => r.id > pushSince);
+	// A worker saves an execution's custom data (Tag execution's callId, worker, invoice) in a
+	// handler after the one that saves its status (n8n's execution-lifecycle-hooks.js): read the
+	// rows once each has it (seen once without: two finished executions read between the two).
+	const pushRowsNow = () => executionRows(pg, [WORKFLOWS.push]).filter((r) => r.id > pushSince);
+	await waitUntil(
+		'the pushed executions’ custom data',
+		() => pushRowsNow().every((r) => r.metadata.callId !== undefined),
+		30_000,
+	).catch(() => undefined);
+	const pushAll = pushRowsNow();
 	timings[`Instant Trigger: ${PUSHED} pushed transactions, first launch to last execution`] =
 		seconds(Math.max(...pushRows.map((r) => r.stoppedAt)) - t);
 	const pushBy = startedBy(suite);
